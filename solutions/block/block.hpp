@@ -1,0 +1,127 @@
+// The chapter's dense block (figure 25.1): RMSNorm -> Q/K/V -> RoPE on Q and K -> causal
+// attention -> output projection -> residual R; RMSNorm -> SwiGLU FFN -> residual.
+#pragma once
+
+#include "attention.hpp"
+#include "ffn.hpp"
+#include "norms.hpp"
+#include "rope.hpp"
+
+#include <string>
+#include <utility>
+
+namespace blockcheck {
+
+// The block's geometry: the single description of its shapes.
+template <class T>
+struct BlockConfig {
+    std::size_t hidden_size = 0;      // C: coordinates of a token row
+    std::size_t query_heads = 0;      // heads of Q
+    std::size_t kv_heads = 0;         // heads of K and V (divides query_heads)
+    std::size_t head_dim = 0;         // d: coordinates per head, even
+    std::size_t ffn_hidden_size = 0;  // F: width of both the gate and the up branch
+    T rms_norm_eps = T(0);            // added under the square root
+    T rope_theta = T(10000);          // base of the frequency plan
+    RopeLayout rope_layout = RopeLayout::interleaved;
+    RopeScaling<T> rope_scaling;
+    bool pre_norm = true;             // normalise each sublayer's input (false: its output)
+
+    HeadLayout heads() const { return {query_heads, kv_heads, head_dim}; }
+    Rope<T> rope() const { return make_rope(rope_theta, head_dim, rope_scaling, rope_layout); }
+};
+
+// The weights of one block, stored [in, out] as the chapter writes them (y = x W).
+template <class T>
+struct BlockWeights {
+    Vector<T> attn_norm;  // [C]
+    Matrix<T> q;          // [C, query_heads * d]
+    Matrix<T> k, v;       // [C, kv_heads * d]
+    Matrix<T> o;          // [query_heads * d, C]
+    Vector<T> ffn_norm;   // [C]
+    Matrix<T> gate, up;   // [C, F]
+    Matrix<T> down;       // [F, C]
+};
+
+// Named intermediate values, in the order the block computes them.
+template <class T>
+using Trace = std::vector<std::pair<std::string, Matrix<T>>>;
+
+namespace detail {
+template <class T>
+void record(Trace<T>* trace, const char* name, const Matrix<T>& value) {
+    if (trace) trace->emplace_back(name, value);
+}
+}  // namespace detail
+
+// Attention sublayer without the residual: rotates Q and K at positions start..start+T-1,
+// appends K and V to the cache and attends over it.  n: [T, C] -> [T, C]
+template <class T>
+Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T>& w, const Matrix<T>& n,
+                             long start_position, KvCache<T>& cache, Trace<T>* trace) {
+    Matrix<T> q = matmul(n, w.q), k = matmul(n, w.k), v = matmul(n, w.v);
+    detail::record(trace, "Q", q);
+    detail::record(trace, "K", k);
+    detail::record(trace, "V", v);
+    const Rope<T> rope = config.rope();
+    std::vector<long> positions(n.rows);
+    for (std::size_t t = 0; t < n.rows; ++t) {
+        positions[t] = start_position + static_cast<long>(t);
+        RopeTurn<T> turn = rope_turn(rope, T(positions[t]));
+        apply_rope(q.row(t), rope, turn);
+        apply_rope(k.row(t), rope, turn);  // V is never rotated
+        cache.append(k.row(t), v.row(t), positions[t]);
+    }
+    detail::record(trace, "Q_rotated", q);
+    detail::record(trace, "K_rotated", k);
+    Matrix<T> heads = causal_attention<T>(q, positions, cache, config.heads());
+    detail::record(trace, "heads", heads);  // [T, query_heads * d], heads side by side
+    return matmul(heads, w.o);
+}
+
+// FFN sublayer without the residual.  m: [T, C] -> [T, C]
+template <class T>
+Matrix<T> ffn_sublayer(const BlockWeights<T>& w, const Matrix<T>& m, Trace<T>* trace) {
+    Matrix<T> gate = matmul(m, w.gate), up = matmul(m, w.up);
+    detail::record(trace, "gate", gate);
+    detail::record(trace, "up", up);
+    Matrix<T> hidden = swiglu_hidden(gate, up);
+    detail::record(trace, "hidden", hidden);
+    return matmul(hidden, w.down);
+}
+
+// The block on T new rows at positions start..start+T-1, reading and extending the cache.
+// x: [T, C] -> [T, C]
+template <class T>
+Matrix<T> block_step(const BlockConfig<T>& config, const BlockWeights<T>& w, const Matrix<T>& x,
+                     long start_position, KvCache<T>& cache, Trace<T>* trace = nullptr) {
+    const T& eps = config.rms_norm_eps;
+    if (config.pre_norm) {
+        // R = X + Attn(RMSNorm(X)); Y = R + FFN(RMSNorm(R))
+        Matrix<T> n = rms_norm_rows<T>(x, w.attn_norm, eps);
+        detail::record(trace, "N", n);
+        Matrix<T> r = add(x, attention_sublayer(config, w, n, start_position, cache, trace));
+        detail::record(trace, "R", r);
+        Matrix<T> m = rms_norm_rows<T>(r, w.ffn_norm, eps);
+        detail::record(trace, "M", m);
+        Matrix<T> y = add(r, ffn_sublayer(w, m, trace));
+        detail::record(trace, "output", y);
+        return y;
+    }
+    // Post-norm, for contrast: R = RMSNorm(X + Attn(X)); Y = RMSNorm(R + FFN(R))
+    Matrix<T> r = rms_norm_rows<T>(add(x, attention_sublayer(config, w, x, start_position, cache, trace)),
+                                   w.attn_norm, eps);
+    detail::record(trace, "R", r);
+    Matrix<T> y = rms_norm_rows<T>(add(r, ffn_sublayer(w, r, trace)), w.ffn_norm, eps);
+    detail::record(trace, "output", y);
+    return y;
+}
+
+// The full forward over a fresh cache.  x: [T, C] -> [T, C]
+template <class T>
+Matrix<T> block_forward(const BlockConfig<T>& config, const BlockWeights<T>& w, const Matrix<T>& x,
+                        long start_position = 0, Trace<T>* trace = nullptr) {
+    KvCache<T> cache;
+    return block_step(config, w, x, start_position, cache, trace);
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,44 @@
+// Position-wise feed-forward networks: SwiGLU (chapter 25.3) and the ReLU FFN it replaces.
+#pragma once
+
+#include "tensor.hpp"
+
+#include <cmath>
+
+namespace blockcheck {
+
+// SiLU(a) = a / (1 + e^-a), Swish with its coefficient fixed at one.
+template <class T>
+T silu(const T& a) {
+    using std::exp;
+    return a / (T(1) + exp(-a));
+}
+
+template <class T>
+T relu(const T& a) {
+    return a > 0 ? a : T(0);
+}
+
+// SiLU(x W_g) ⊙ (x W_u), element by element.  gate, up: [T, F] -> [T, F]
+template <class T>
+Matrix<T> swiglu_hidden(const Matrix<T>& gate, const Matrix<T>& up) {
+    Matrix<T> h(gate.rows, gate.cols);
+    for (std::size_t i = 0; i < h.values.size(); ++i) h.values[i] = silu(gate.values[i]) * up.values[i];
+    return h;
+}
+
+// FFN(x) = (SiLU(x W_g) ⊙ x W_u) W_d.  x: [T, C], w_gate, w_up: [C, F], w_down: [F, C] -> [T, C]
+template <class T>
+Matrix<T> swiglu_ffn(const Matrix<T>& x, const Matrix<T>& w_gate, const Matrix<T>& w_up, const Matrix<T>& w_down) {
+    return matmul(swiglu_hidden(matmul(x, w_gate), matmul(x, w_up)), w_down);
+}
+
+// FFN(x) = ReLU(x W_1) W_2.  x: [T, C], w_1: [C, F], w_2: [F, C] -> [T, C]
+template <class T>
+Matrix<T> relu_ffn(const Matrix<T>& x, const Matrix<T>& w_1, const Matrix<T>& w_2) {
+    Matrix<T> h = matmul(x, w_1);
+    for (T& v : h.values) v = relu(v);
+    return matmul(h, w_2);
+}
+
+}  // namespace blockcheck

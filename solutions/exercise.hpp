@@ -1,0 +1,66 @@
+// What a reference solution sees and returns: the exercise protocol's values at the
+// reference precision (50 significant digits).
+#pragma once
+
+#include "block/real.hpp"
+#include "block/tensor.hpp"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <variant>
+
+namespace blockcheck {
+
+using Real = Real50;
+
+struct Undefined {};        // the quantity has no value (e.g. RMSNorm of a zero row, eps 0)
+struct Choice {             // a bare word such as B or true-ish labels
+    std::string word;
+};
+
+// One value of the protocol: number, vector, matrix, boolean, undefined or choice.
+using Value = std::variant<Real, Vector<Real>, Matrix<Real>, bool, Undefined, Choice>;
+using Values = std::map<std::string, Value>;
+
+// An input missing or of the wrong kind: names the input.
+struct InputError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Typed, named access to an exercise's inputs.
+class Inputs {
+public:
+    explicit Inputs(const Values& values) : values_(values) {}
+
+    const Real& number(const std::string& name) const { return get<Real>(name, "a number"); }
+    long integer(const std::string& name) const;  // a number that must be a whole number
+    const Vector<Real>& vector(const std::string& name) const { return get<Vector<Real>>(name, "a vector"); }
+    const Matrix<Real>& matrix(const std::string& name) const { return get<Matrix<Real>>(name, "a matrix"); }
+    bool boolean(const std::string& name) const { return get<bool>(name, "true or false"); }
+
+private:
+    template <class V>
+    const V& get(const std::string& name, const char* what) const {
+        auto it = values_.find(name);
+        if (it == values_.end()) throw InputError("input '" + name + "' is missing");
+        if (auto* v = std::get_if<V>(&it->second)) return *v;
+        throw InputError("input '" + name + "' should be " + what);
+    }
+    const Values& values_;
+};
+
+inline long Inputs::integer(const std::string& name) const {
+    const Real& x = number(name);
+    using std::floor;
+    if (floor(x) != x) throw InputError("input '" + name + "' should be a whole number");
+    return x.convert_to<long>();
+}
+
+// A reference solution: inputs -> answers by name, computed through the block.
+using ReferenceSolution = Values (*)(const Inputs&);
+
+// Every reference solution, by exercise id.
+const std::map<std::string, ReferenceSolution>& reference_solutions();
+
+}  // namespace blockcheck
