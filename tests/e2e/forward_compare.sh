@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# End to end: `forward` and `compare` on the modern block case, their exit codes and messages.
+set -euo pipefail
+blockcheck="$1"; root="$2"
+case_file="$root/data/cases/modern-small.json"
+tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$blockcheck" forward "$case_file" > "$tmp/f50.json"
+[[ $(grep -c '^    \[' "$tmp/f50.json") == 4 ]] || fail "forward should print 4 output rows"
+grep -q '"-2.068955273844271706' "$tmp/f50.json" || fail "forward's first value changed"
+
+"$blockcheck" forward "$case_file" --precision double > "$tmp/fd.json"
+"$blockcheck" compare "$case_file" "$tmp/fd.json" > "$tmp/cmp.txt" || fail "double output should be within tolerance"
+grep -q "within" "$tmp/cmp.txt" || fail "compare should say within"
+
+# One element off by 1e-3: outside the default tolerance, exit 1, and the worst position named.
+sed 's/"-2.0689552738442716"/"-2.0679552738442716"/' "$tmp/fd.json" > "$tmp/off.json"
+status=0; "$blockcheck" compare "$case_file" "$tmp/off.json" > "$tmp/cmp.txt" || status=$?
+[[ $status == 1 ]] || fail "a wrong element should exit 1, got $status"
+grep -q "output\[0\]\[0\]" "$tmp/cmp.txt" || fail "compare should name output[0][0]"
+
+# Bad input: exit 2 and a message naming the file and field.
+sed 's/"head_dim": 4/"head_dim": 3/' "$case_file" > "$tmp/odd.json"
+status=0; "$blockcheck" forward "$tmp/odd.json" 2> "$tmp/err.txt" || status=$?
+[[ $status == 2 ]] || fail "an odd head_dim should exit 2, got $status"
+grep -q "config.head_dim: 3 is odd" "$tmp/err.txt" || fail "message should name config.head_dim"
+echo '{"output": [[1, 2]]}' > "$tmp/short.json"
+status=0; "$blockcheck" compare "$case_file" "$tmp/short.json" 2> "$tmp/err.txt" || status=$?
+[[ $status == 2 ]] || fail "a mis-shaped output should exit 2, got $status"
+grep -q "expected 4 rows of 12" "$tmp/err.txt" || fail "message should give the expected shape"
+echo "forward/compare: 1 passed, 0 failed"
