@@ -30,6 +30,10 @@ int main(int argc, char** argv) {
     std::string lang_option;
     app.add_option("--lang", lang_option, "language of the prose: zh or en (default: from LANG)")
         ->check(CLI::IsMember({"zh", "en"}));
+    add_check_command(app, context);
+    add_list_command(app, context);
+    add_show_commands(app, context);
+    add_run_command(app, context);
     add_forward_command(app, context);
     add_compare_command(app, context);
     add_bench_command(app, context);
@@ -41,10 +45,7 @@ int main(int argc, char** argv) {
         return status == 0 ? 0 : 2;
     }
     if (!lang_option.empty()) context.lang = lang_option == "zh" ? Lang::zh : Lang::en;
-    if (!context.run) {
-        std::fputs(app.help().c_str(), stdout);
-        return 0;
-    }
+    if (!context.run) context.run = [&context] { return run_default_check(context); };
     try {
         return context.run();
     } catch (const InputFileError& e) {

@@ -9,15 +9,15 @@ using namespace blockcheck;
 
 namespace {
 
-// The single answer of a one-line output.
-const ProgramLine& only_answer(const ProgramOutput& out) {
+// The single answer of a one-line output (a copy: the output is often a temporary).
+ProgramLine only_answer(const ProgramOutput& out) {
     REQUIRE(out.issues.empty());
     REQUIRE(out.answers.size() == 1);
     return out.answers.begin()->second;
 }
 
-// The single issue of an output.
-const ProtocolIssue& only_issue(const ProgramOutput& out) {
+// The single issue of an output (a copy).
+ProtocolIssue only_issue(const ProgramOutput& out) {
     REQUIRE(out.issues.size() == 1);
     return out.issues.front();
 }
@@ -28,7 +28,7 @@ bool clean_utf8(const std::string& s) { return printable(s, s.size() + 3) == s; 
 }  // namespace
 
 TEST_CASE("a number keeps its text exactly as written") {
-    const ProgramLine& a = only_answer(parse_program_output("dot = -8.06824e-1\n"));
+    ProgramLine a = only_answer(parse_program_output("dot = -8.06824e-1\n"));
     CHECK(a.name == "dot");
     CHECK(std::get<NumberText>(a.value).text == "-8.06824e-1");
     CHECK(a.line == 1);
@@ -37,12 +37,12 @@ TEST_CASE("a number keeps its text exactly as written") {
 
 TEST_CASE("a number with many digits keeps them all") {
     std::string digits = "0.848528137423857029281013234525828";
-    const ProgramLine& a = only_answer(parse_program_output("r = " + digits));
+    ProgramLine a = only_answer(parse_program_output("r = " + digits));
     CHECK(std::get<NumberText>(a.value).text == digits);
 }
 
 TEST_CASE("a vector parses, spaces optional") {
-    const ProgramLine& a = only_answer(parse_program_output("v = [1,-2.5 ,  3e-2]"));
+    ProgramLine a = only_answer(parse_program_output("v = [1,-2.5 ,  3e-2]"));
     auto v = std::get<std::vector<NumberText>>(a.value);
     REQUIRE(v.size() == 3);
     CHECK(v[0].text == "1");
@@ -51,7 +51,7 @@ TEST_CASE("a vector parses, spaces optional") {
 }
 
 TEST_CASE("a matrix parses row by row") {
-    const ProgramLine& a = only_answer(parse_program_output("m = [[1, 2], [3, 4.5]]"));
+    ProgramLine a = only_answer(parse_program_output("m = [[1, 2], [3, 4.5]]"));
     auto m = std::get<std::vector<std::vector<NumberText>>>(a.value);
     REQUIRE(m.size() == 2);
     CHECK(m[0][1].text == "2");
@@ -70,7 +70,7 @@ TEST_CASE("booleans, undefined and choices parse") {
 TEST_CASE("nan and inf in any case parse as number texts, so they can be graded wrong") {
     for (std::string text : {"nan", "-nan", "NaN", "inf", "-inf", "+inf", "INF", "-Infinity"}) {
         CAPTURE(text);
-        const ProgramLine& a = only_answer(parse_program_output("x = " + text));
+        ProgramLine a = only_answer(parse_program_output("x = " + text));
         CHECK(std::get<NumberText>(a.value).text == text);
     }
     CHECK(std::get<std::vector<NumberText>>(parse_reading("[1, nan, -inf]"))[1].text == "nan");
@@ -94,7 +94,7 @@ TEST_CASE("a UTF-8 byte order mark at the start is dropped") {
 }
 
 TEST_CASE("a line without '=' is an issue naming its line and quoting it") {
-    const ProtocolIssue& issue = only_issue(parse_program_output("x = 1\nhello world\n"));
+    ProtocolIssue issue = only_issue(parse_program_output("x = 1\nhello world\n"));
     CHECK(issue.line == 2);
     CHECK(issue.name.empty());
     CHECK(issue.text == "hello world");
@@ -103,7 +103,7 @@ TEST_CASE("a line without '=' is an issue naming its line and quoting it") {
 }
 
 TEST_CASE("a bad number is an issue with the name read") {
-    const ProtocolIssue& issue = only_issue(parse_program_output("\n\n\ndot = 0.5.1\n"));
+    ProtocolIssue issue = only_issue(parse_program_output("\n\n\ndot = 0.5.1\n"));
     CHECK(issue.line == 4);
     CHECK(issue.name == "dot");
     CHECK(issue.message.en == "line 4: `dot = 0.5.1`: '0.5.1' is not a number");
@@ -111,7 +111,7 @@ TEST_CASE("a bad number is an issue with the name read") {
 }
 
 TEST_CASE("an unclosed bracket names the last element") {
-    const ProtocolIssue& issue = only_issue(parse_program_output("v = [1, 2"));
+    ProtocolIssue issue = only_issue(parse_program_output("v = [1, 2"));
     CHECK(issue.name == "v");
     CHECK(issue.message.en == "line 1: `v = [1, 2`: expected ']' after element 1");
 }
@@ -135,7 +135,7 @@ TEST_CASE("text after the closing bracket is reported") {
 }
 
 TEST_CASE("a ragged matrix names both row lengths") {
-    const ProtocolIssue& issue = only_issue(parse_program_output("m = [[1, 2], [3, 4, 5]]"));
+    ProtocolIssue issue = only_issue(parse_program_output("m = [[1, 2], [3, 4, 5]]"));
     CHECK(issue.name == "m");
     CHECK(issue.message.en ==
           "line 1: `m = [[1, 2], [3, 4, 5]]`: matrix rows have different lengths (row 1 has 3, row 0 has 2)");
@@ -146,13 +146,13 @@ TEST_CASE("an empty value is reported") {
 }
 
 TEST_CASE("an empty name is an issue without a name") {
-    const ProtocolIssue& issue = only_issue(parse_program_output("= 3"));
+    ProtocolIssue issue = only_issue(parse_program_output("= 3"));
     CHECK(issue.name.empty());
     CHECK(issue.message.en == "line 1: `= 3`: no name before '='");
 }
 
 TEST_CASE("an invalid name is an issue without a name") {
-    const ProtocolIssue& issue = only_issue(parse_program_output("2x = 3"));
+    ProtocolIssue issue = only_issue(parse_program_output("2x = 3"));
     CHECK(issue.name.empty());
     CHECK(issue.message.en.find("'2x' is not a name") != std::string::npos);
 }
@@ -160,7 +160,7 @@ TEST_CASE("an invalid name is an issue without a name") {
 TEST_CASE("a duplicate keeps the first answer and names both lines") {
     ProgramOutput out = parse_program_output("a = 1\nb = 2\nx = 0.5\nc = 3\n\n\nx = 0.6\n");
     CHECK(std::get<NumberText>(out.answers.at("x").value).text == "0.5");
-    const ProtocolIssue& issue = only_issue(out);
+    ProtocolIssue issue = only_issue(out);
     CHECK(issue.line == 7);
     CHECK(issue.name == "x");
     CHECK(issue.message.en == "line 7: `x = 0.6`: `x` given twice: lines 3 and 7");
@@ -177,7 +177,7 @@ TEST_CASE("binary garbage with NUL bytes is an issue with printable text") {
     std::string garbage("x = 1\n\x01\x00\xff\xfe = \x00\x00 junk\ny = 2\n", 27);
     ProgramOutput out = parse_program_output(garbage);
     CHECK(out.answers.size() == 2);
-    const ProtocolIssue& issue = only_issue(out);
+    ProtocolIssue issue = only_issue(out);
     CHECK(issue.line == 2);
     CHECK(issue.message.en.find("binary or non-UTF-8") != std::string::npos);
     CHECK(issue.text.find('\0') == std::string::npos);
@@ -191,7 +191,7 @@ TEST_CASE("a binary line keeps the name it starts with") {
 
 TEST_CASE("a 1 MB line without '=' is one issue with its text cut to 200 bytes") {
     ProgramOutput out = parse_program_output("x = 1\n" + std::string(1 << 20, 'a') + "\n");
-    const ProtocolIssue& issue = only_issue(out);
+    ProtocolIssue issue = only_issue(out);
     CHECK(issue.line == 2);
     CHECK(issue.text.size() <= 200);
     CHECK(issue.text.ends_with("..."));
@@ -199,7 +199,7 @@ TEST_CASE("a 1 MB line without '=' is one issue with its text cut to 200 bytes")
 }
 
 TEST_CASE("a 1 MB malformed number quotes only its start") {
-    const ProtocolIssue& issue = only_issue(parse_program_output("x = 1." + std::string(1 << 20, '5') + ".5"));
+    ProtocolIssue issue = only_issue(parse_program_output("x = 1." + std::string(1 << 20, '5') + ".5"));
     CHECK(issue.name == "x");
     CHECK(issue.message.en.size() < 400);
 }
@@ -207,7 +207,7 @@ TEST_CASE("a 1 MB malformed number quotes only its start") {
 TEST_CASE("a 1 MB vector parses") {
     std::string line = "v = [0.5";
     while (line.size() < (1 << 20)) line += ", 0.5";
-    const ProgramLine& a = only_answer(parse_program_output(line + "]"));
+    ProgramLine a = only_answer(parse_program_output(line + "]"));
     CHECK(std::get<std::vector<NumberText>>(a.value).size() > 200000);
     CHECK(a.text.size() <= 200);
 }

@@ -1,0 +1,314 @@
+// blockcheck.hpp — the one header an exercise program includes.
+//
+// An exercise program reads its inputs from standard input and prints its answers on
+// standard output, one per line, as `name = value`:
+//
+//     #include "blockcheck.hpp"
+//     using namespace bc;
+//
+//     int main() {
+//         std::vector<double> row = input_vector("row");   // row = [3, 4]
+//         double sum = 0;
+//         for (double v : row) sum += v * v;
+//         answer("mean_square", sum / row.size());          // mean_square = 1.2500000000000000e+01
+//     }
+//
+// Inputs (each call looks the name up; stdin is read once, on the first call):
+//     double                            input_number("x")     x = 1.5
+//     long                              input_integer("n")    n = 12
+//     std::vector<double>               input_vector("row")   row = [3, 4]
+//     std::vector<std::vector<double>>  input_matrix("w")     w = [[1, 0], [0, 1]]
+//     bool                              input_boolean("b")    b = true
+// A missing or malformed input prints a message naming it on stderr and exits with 2.
+//
+// Answers:
+//     answer("name", 0.5)                 a number (any floating type)
+//     answer("name", 42L)                 an integer (any integer type)
+//     answer("name", vector)              [a, b, ...]
+//     answer("name", matrix)              [[a, b], [c, d]]
+//     answer("name", true)                true or false
+//     answer_choice("name", "B")          a choice, as a bare word
+//     undefined("name")                   the quantity has no value
+//     answer_decimal("name", "0.84852813742385702928")
+//                                         a number worked out to more digits than a double
+//                                         carries, printed exactly as given
+// Doubles are printed with 17 significant digits ("%.16e"), so the exact double comes back
+// when the line is read; you never need to round an answer yourself.
+//
+// Plain C++17 and only C headers underneath: it compiles in a blink.
+#ifndef BLOCKCHECK_STUDENT_HEADER
+#define BLOCKCHECK_STUDENT_HEADER
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace bc {
+
+using Matrix = std::vector<std::vector<double>>;
+
+namespace detail {
+
+struct Input {
+    std::string name, text;
+    int line;
+};
+
+[[noreturn]] inline void fail(const std::string& message) {
+    std::fprintf(stderr, "blockcheck: %s\n", message.c_str());
+    std::exit(2);
+}
+
+inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+inline std::string trim(const std::string& s) {
+    std::size_t begin = 0, end = s.size();
+    while (begin < end && is_space(s[begin])) ++begin;
+    while (end > begin && is_space(s[end - 1])) --end;
+    return s.substr(begin, end - begin);
+}
+
+// Every `name = value` line of standard input, read on first use.
+inline const std::vector<Input>& inputs() {
+    static const std::vector<Input> all = [] {
+        std::vector<Input> lines;
+        std::string line;
+        int number = 0;
+        for (int c = std::getchar();; c = std::getchar()) {
+            if (c != '\n' && c != EOF) {
+                line += static_cast<char>(c);
+                continue;
+            }
+            ++number;
+            std::string text = trim(line);
+            line.clear();
+            if (!text.empty() && text[0] != '#') {
+                std::size_t eq = text.find('=');
+                if (eq == std::string::npos)
+                    fail("standard input line " + std::to_string(number) + " should be `name = value`, got: " + text);
+                Input in{trim(text.substr(0, eq)), trim(text.substr(eq + 1)), number};
+                for (const Input& seen : lines)
+                    if (seen.name == in.name)
+                        fail("input '" + in.name + "' is given twice (lines " + std::to_string(seen.line) + " and " +
+                             std::to_string(number) + ")");
+                lines.push_back(in);
+            }
+            if (c == EOF) break;
+        }
+        return lines;
+    }();
+    return all;
+}
+
+inline const Input& find(const char* name) {
+    for (const Input& in : inputs())
+        if (in.name == name) return in;
+    fail(std::string("input '") + name + "' is missing from standard input (expected a line `" + name +
+         " = ...`)");
+}
+
+[[noreturn]] inline void malformed(const Input& in, const char* expected) {
+    fail("input '" + in.name + "' (line " + std::to_string(in.line) + ") should be " + expected +
+         ", got: " + in.text);
+}
+
+// A small reader over one value's text: numbers, [lists] and [[nested lists]].
+struct Reader {
+    const std::string& s;
+    std::size_t i = 0;
+
+    void skip() {
+        while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    }
+    bool eat(char c) {
+        skip();
+        if (i < s.size() && s[i] == c) return ++i, true;
+        return false;
+    }
+    bool at_end() {
+        skip();
+        return i == s.size();
+    }
+    // A decimal: optional sign, digits with an optional point, optional exponent.
+    bool number(double& out) {
+        skip();
+        std::size_t start = i, digits = 0;
+        if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++digits;
+        if (i < s.size() && s[i] == '.')
+            for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) ++digits;
+        if (digits == 0) return false;
+        if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+            ++i;
+            if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+            std::size_t exponent_digits = 0;
+            while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++exponent_digits;
+            if (exponent_digits == 0) return false;
+        }
+        out = std::strtod(s.substr(start, i - start).c_str(), nullptr);
+        return std::isfinite(out);
+    }
+    bool vector(std::vector<double>& out) {
+        if (!eat('[')) return false;
+        if (eat(']')) return true;
+        do {
+            double x;
+            if (!number(x)) return false;
+            out.push_back(x);
+        } while (eat(','));
+        return eat(']');
+    }
+    bool matrix(Matrix& out) {
+        if (!eat('[')) return false;
+        if (eat(']')) return true;
+        do {
+            std::vector<double> row;
+            if (!vector(row)) return false;
+            if (!out.empty() && row.size() != out.front().size()) return false;
+            out.push_back(row);
+        } while (eat(','));
+        return eat(']');
+    }
+};
+
+inline void print_double(double x) { std::printf("%.16e", x); }
+
+inline void print_row(const std::vector<double>& row) {
+    std::printf("[");
+    for (std::size_t i = 0; i < row.size(); ++i) {
+        if (i) std::printf(", ");
+        print_double(row[i]);
+    }
+    std::printf("]");
+}
+
+inline void begin(const char* name) { std::printf("%s = ", name); }
+inline void end() {
+    std::printf("\n");
+    std::fflush(stdout);  // an answer printed before a crash still counts
+}
+
+}  // namespace detail
+
+// ---- inputs ---------------------------------------------------------------------------
+
+inline double input_number(const char* name) {
+    const detail::Input& in = detail::find(name);
+    detail::Reader r{in.text};
+    double x;
+    if (!r.number(x) || !r.at_end()) detail::malformed(in, "a number such as 1.5");
+    return x;
+}
+
+inline long input_integer(const char* name) {
+    const detail::Input& in = detail::find(name);
+    detail::Reader r{in.text};
+    double x;
+    if (!r.number(x) || !r.at_end() || x != std::floor(x) || std::fabs(x) > 9e15)
+        detail::malformed(in, "a whole number such as 12");
+    return static_cast<long>(x);
+}
+
+inline std::vector<double> input_vector(const char* name) {
+    const detail::Input& in = detail::find(name);
+    detail::Reader r{in.text};
+    std::vector<double> v;
+    if (!r.vector(v) || !r.at_end()) detail::malformed(in, "a vector such as [3, 4]");
+    return v;
+}
+
+inline Matrix input_matrix(const char* name) {
+    const detail::Input& in = detail::find(name);
+    detail::Reader r{in.text};
+    Matrix m;
+    if (!r.matrix(m) || !r.at_end()) detail::malformed(in, "a matrix with rows of equal length such as [[1, 0], [0, 1]]");
+    return m;
+}
+
+inline bool input_boolean(const char* name) {
+    const detail::Input& in = detail::find(name);
+    if (in.text == "true") return true;
+    if (in.text == "false") return false;
+    detail::malformed(in, "true or false");
+}
+
+// ---- answers --------------------------------------------------------------------------
+
+inline void answer(const char* name, double x) {
+    detail::begin(name);
+    detail::print_double(x);
+    detail::end();
+}
+inline void answer(const char* name, long double x) { answer(name, static_cast<double>(x)); }
+
+inline void answer(const char* name, long long n) {
+    detail::begin(name);
+    std::printf("%lld", n);
+    detail::end();
+}
+inline void answer(const char* name, unsigned long long n) {
+    detail::begin(name);
+    std::printf("%llu", n);
+    detail::end();
+}
+inline void answer(const char* name, int n) { answer(name, static_cast<long long>(n)); }
+inline void answer(const char* name, long n) { answer(name, static_cast<long long>(n)); }
+inline void answer(const char* name, unsigned n) { answer(name, static_cast<unsigned long long>(n)); }
+inline void answer(const char* name, unsigned long n) { answer(name, static_cast<unsigned long long>(n)); }
+
+inline void answer(const char* name, bool b) {
+    detail::begin(name);
+    std::printf("%s", b ? "true" : "false");
+    detail::end();
+}
+
+inline void answer(const char* name, const std::vector<double>& v) {
+    detail::begin(name);
+    detail::print_row(v);
+    detail::end();
+}
+
+inline void answer(const char* name, const Matrix& m) {
+    detail::begin(name);
+    std::printf("[");
+    for (std::size_t r = 0; r < m.size(); ++r) {
+        if (r) std::printf(", ");
+        detail::print_row(m[r]);
+    }
+    std::printf("]");
+    detail::end();
+}
+
+// A string literal would silently turn into `true` here: use answer_choice or
+// answer_decimal for text.
+void answer(const char* name, const char* text) = delete;
+
+inline void answer_choice(const char* name, const char* word) {
+    detail::begin(name);
+    std::printf("%s", word);
+    detail::end();
+}
+
+inline void undefined(const char* name) {
+    detail::begin(name);
+    std::printf("undefined");
+    detail::end();
+}
+
+inline void answer_decimal(const char* name, const char* decimal) {
+    std::string text(decimal);
+    detail::Reader r{text};
+    double ignored;
+    if (!r.number(ignored) || !r.at_end())
+        std::fprintf(stderr, "blockcheck: answer_decimal(\"%s\", \"%s\"): not a decimal number\n", name, decimal);
+    detail::begin(name);
+    std::printf("%s", decimal);
+    detail::end();
+}
+
+}  // namespace bc
+
+#endif  // BLOCKCHECK_STUDENT_HEADER

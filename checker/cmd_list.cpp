@@ -1,0 +1,60 @@
+// `blockcheck list`: every exercise and worked example, with its status from the last check.
+#include "cli.hpp"
+#include "workspace.hpp"
+
+#include <fmt/format.h>
+
+namespace blockcheck {
+namespace {
+
+nlohmann::ordered_json exercise_json(const Workspace& workspace, const Exercise& e) {
+    nlohmann::ordered_json inputs = nlohmann::ordered_json::object(), answers = nlohmann::ordered_json::array();
+    for (const auto& [name, value] : e.inputs) inputs[name] = value;
+    for (const AnswerSpec& a : e.answers) {
+        nlohmann::ordered_json answer = {{"name", a.name}, {"kind", answer_kind_name(a.kind)}, {"points", a.points}};
+        const bool has_digits = a.kind == AnswerKind::number || a.kind == AnswerKind::vector || a.kind == AnswerKind::matrix;
+        answer["digits"] = has_digits ? nlohmann::ordered_json(a.digits) : nlohmann::ordered_json(nullptr);
+        answers.push_back(answer);
+    }
+    return {{"id", e.id},
+            {"chapter", e.chapter},
+            {"kind", e.kind},
+            {"section", e.section},
+            {"title", {{"zh", e.title.zh}, {"en", e.title.en}}},
+            {"source", e.source},
+            {"points", e.max_score()},
+            {"inputs", inputs},
+            {"answers", answers},
+            {"status", workspace.last_status(e.id)}};
+}
+
+int list(const Context& context, bool as_json) {
+    const Workspace workspace(context.root);
+    if (as_json) {
+        nlohmann::ordered_json all = nlohmann::ordered_json::array();
+        for (const Exercise& e : workspace.exercises().all()) all.push_back(exercise_json(workspace, e));
+        fmt::print("{}\n", nlohmann::ordered_json{{"exercises", all}}.dump(2));
+        return 0;
+    }
+    std::size_t width = 0;
+    for (const Exercise& e : workspace.exercises().all()) width = std::max(width, e.id.size());
+    const Lang lang = context.lang;
+    fmt::print("{:<{}}  {:<5}  {:<15}  {:<11}  {:>6}  {:<11}  {}\n", "id", width, tr(lang, "ch.", "章"),
+               tr(lang, "kind", "类型"), tr(lang, "section", "小节"), tr(lang, "points", "分值"), tr(lang, "status", "状态"),
+               tr(lang, "title", "标题"));
+    for (const Exercise& e : workspace.exercises().all())
+        fmt::print("{:<{}}  {:<5}  {:<15}  {:<11}  {:>6g}  {:<11}  {}\n", e.id, width, e.chapter, e.kind, e.section,
+                   e.max_score(), workspace.last_status(e.id), e.title.in(lang));
+    return 0;
+}
+
+}  // namespace
+
+void add_list_command(CLI::App& app, Context& context) {
+    auto as_json = std::make_shared<bool>(false);
+    CLI::App* cmd = app.add_subcommand("list", "every exercise and worked example: id, chapter, points, status");
+    cmd->add_flag("--json", *as_json, "print the list as JSON");
+    cmd->callback([&context, as_json] { context.run = [&context, as_json] { return list(context, *as_json); }; });
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,62 @@
+// Running an untrusted program: resource limits, a wall clock, an output cap, and optional
+// isolation with bubblewrap. Linux only.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace blockcheck {
+
+// Limits applied to the program (and, where a limit is per process, to each process it starts).
+// A zero size or a zero count means no limit.
+struct Limits {
+    double cpu_seconds = 2;                   // RLIMIT_CPU, rounded up to whole seconds
+    double wall_seconds = 5;                  // the whole process group is killed after this
+    std::size_t memory_bytes = 512u << 20;    // RLIMIT_AS
+    std::size_t output_bytes = 1u << 20;      // stdout+stderr kept; more -> output_limit, group killed
+    std::size_t file_bytes = 16u << 20;       // RLIMIT_FSIZE
+    int open_files = 64;                      // RLIMIT_NOFILE
+    // RLIMIT_NPROC. It counts every process of the real user, not only this program's (so a user
+    // already running more cannot even start bwrap under it), and the kernel ignores it for root
+    // (CAP_SYS_RESOURCE/CAP_SYS_ADMIN): as root only the wall clock, the final group kill and the
+    // sandbox's PID namespace contain a fork storm; nothing caps how many processes it makes.
+    int processes = 64;
+};
+
+enum class RunStatus { exited, signaled, timed_out, output_limit, failed_to_start };
+
+// "exited", "signaled", ... for messages and JSON.
+std::string_view to_string(RunStatus status);
+
+struct RunResult {
+    RunStatus status = RunStatus::failed_to_start;
+    int exit_code = 0;  // when exited
+    int signal = 0;     // when signaled (or the signal that ended a timed-out run)
+    std::string out, err;
+    double wall_seconds = 0, cpu_seconds = 0;
+    std::string error;  // why it failed to start
+};
+
+// Optional isolation with bubblewrap; an empty `writable_dir` means none.
+struct Sandbox {
+    std::filesystem::path writable_dir;                // the only writable folder (same path inside), also the working dir
+    std::vector<std::filesystem::path> readonly_dirs;  // extra folders visible read-only (at the same path)
+    // bwrap exists and works here; probed once per process by running `bwrap ... true`.
+    static bool available();
+};
+
+// Runs argv[0] (searched in PATH) with `stdin_text` on its standard input, in its own process
+// group, under `limits`. Without a sandbox it runs in `working_dir` (empty: the current one);
+// with one, inside bwrap with the sandbox's writable folder as working dir. Everything the program
+// started is killed when the run ends. Never throws for a failing program; a program that cannot
+// be started gives failed_to_start with `error` saying why. Safe to call from several threads.
+RunResult run_process(const std::vector<std::string>& argv, std::string_view stdin_text, const Limits& limits,
+                      const std::filesystem::path& working_dir = {}, const Sandbox* sandbox = nullptr);
+
+// The bwrap command line that runs `argv` inside `sandbox` (exposed for tests and messages).
+std::vector<std::string> sandboxed_argv(const std::vector<std::string>& argv, const Sandbox& sandbox);
+
+}  // namespace blockcheck

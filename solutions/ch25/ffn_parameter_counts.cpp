@@ -1,0 +1,17 @@
+// Table 25.2: same hidden width and same parameter budget are two different comparisons.
+#include "solutions/ch25/references.hpp"
+
+namespace blockcheck {
+
+Values ffn_parameter_counts(const Inputs& in) {
+    const Count hidden = ch25::positive_count(in, "hidden_size");
+    const Count ffn_hidden = ch25::positive_count(in, "ffn_hidden_size");
+    const Count narrow = ch25::positive_count(in, "narrow_ffn_hidden_size");
+    return {
+        {"relu_ffn_parameters", ch25::count(relu_ffn_parameters(hidden, ffn_hidden))},
+        {"swiglu_ffn_parameters", ch25::count(swiglu_ffn_parameters(hidden, ffn_hidden))},
+        {"narrow_swiglu_ffn_parameters", ch25::count(swiglu_ffn_parameters(hidden, narrow))},
+    };
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,94 @@
+// Reference solutions of chapter 25: one function per exercise, named as the exercise id
+// (data/exercises/ch25/<id>.json). Each computes every answer from its inputs through the
+// block at 50 digits; no expected value is typed in.
+#pragma once
+
+#include "solutions/block/counts.hpp"
+#include "solutions/block/norms.hpp"
+#include "solutions/exercise.hpp"
+
+#include <utility>
+
+namespace blockcheck {
+
+// Worked examples.
+Values rope_quarter_turn_table(const Inputs& in);   // table 25.1
+Values rms_norm_vs_layer_norm(const Inputs& in);    // example 25.2
+Values swiglu_ffn_2d(const Inputs& in);             // example 25.3
+Values ffn_parameter_counts(const Inputs& in);      // table 25.2
+
+// Exercises 25.6-1 .. 25.6-6.
+Values rope_later_positions(const Inputs& in);
+Values rms_norm_zero_row(const Inputs& in);
+Values rms_norm_shift(const Inputs& in);
+Values swiglu_identity_down(const Inputs& in);
+Values swiglu_matched_budget(const Inputs& in);
+Values max_sequence_slots(const Inputs& in);
+
+// Small helpers shared by the chapter's references.
+namespace ch25 {
+
+inline Value boolean(bool b) { return Value(std::in_place_type<bool>, b); }
+inline Value choice(const char* letter) { return Value(Choice{letter}); }
+inline Value count(Count n) { return Value(Real(static_cast<unsigned long long>(n))); }
+
+inline Real radians(const Real& degrees) { return degrees * pi<Real>() / Real(180); }
+
+// mean_j x_j^2: the quantity under RMSNorm's root (exact for decimal inputs).
+inline Real mean_square(const Vector<Real>& x) {
+    Real sum(0);
+    for (const Real& v : x) sum += v * v;
+    return sum / Real(static_cast<long>(x.size()));
+}
+
+// x + shift on every coordinate.
+inline Vector<Real> shifted(Vector<Real> x, const Real& shift) {
+    for (Real& v : x) v += shift;
+    return x;
+}
+
+// RMSNorm / LayerNorm with unit gains, no bias and epsilon 0, as the chapter's hand examples;
+// a zero denominator gives `undefined`.
+inline Value rms_norm_unit(const Vector<Real>& x) {
+    try {
+        return rms_norm<Real>(x, Vector<Real>(x.size(), Real(1)), Real(0));
+    } catch (const UndefinedNorm&) {
+        return Undefined{};
+    }
+}
+inline Value layer_norm_unit(const Vector<Real>& x) {
+    try {
+        return layer_norm<Real>(x, Vector<Real>(x.size(), Real(1)), Vector<Real>(x.size(), Real(0)), Real(0));
+    } catch (const UndefinedNorm&) {
+        return Undefined{};
+    }
+}
+
+// Two results agree to far below any printed digit (both undefined counts as agreeing).
+inline bool same_output(const Value& a, const Value& b) {
+    const auto* x = std::get_if<Vector<Real>>(&a);
+    const auto* y = std::get_if<Vector<Real>>(&b);
+    if (!x || !y) return !x && !y;
+    if (x->size() != y->size()) return false;
+    using std::abs;
+    for (std::size_t i = 0; i < x->size(); ++i)
+        if (abs((*x)[i] - (*y)[i]) > Real("1e-40")) return false;
+    return true;
+}
+
+// A positive whole-number input (widths and sizes).
+inline Count positive_count(const Inputs& in, const std::string& name) {
+    long n = in.integer(name);
+    if (n <= 0) throw InputError("input '" + name + "' should be a positive whole number");
+    return static_cast<Count>(n);
+}
+
+// A 2-D arrow (one RoPE coordinate pair).
+inline const Vector<Real>& pair_input(const Inputs& in, const std::string& name) {
+    const Vector<Real>& v = in.vector(name);
+    if (v.size() != 2) throw InputError("input '" + name + "' should be a vector of two coordinates");
+    return v;
+}
+
+}  // namespace ch25
+}  // namespace blockcheck

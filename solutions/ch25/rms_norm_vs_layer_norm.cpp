@@ -1,0 +1,19 @@
+// Example 25.2: RMSNorm keeps a row's offset, LayerNorm removes it.
+#include "solutions/ch25/references.hpp"
+
+namespace blockcheck {
+
+Values rms_norm_vs_layer_norm(const Inputs& in) {
+    const Vector<Real>& row = in.vector("row");  // [C]
+    const Vector<Real> shifted_row = ch25::shifted(row, in.number("shift"));
+    return {
+        {"mean_square", ch25::mean_square(row)},
+        {"root_mean_square", root_mean_square<Real>(row)},
+        {"rms_norm", ch25::rms_norm_unit(row)},
+        {"shifted_rms_norm", ch25::rms_norm_unit(shifted_row)},
+        {"layer_norm", ch25::layer_norm_unit(row)},
+        {"shifted_layer_norm", ch25::layer_norm_unit(shifted_row)},
+    };
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,19 @@
+// Exercise 25.6-2: the RMSNorm denominator of [0, 2], and the all-zero row.
+#include "solutions/ch25/references.hpp"
+
+namespace blockcheck {
+
+Values rms_norm_zero_row(const Inputs& in) {
+    const Vector<Real>& row = in.vector("row");  // [C]
+    return {
+        {"mean_square", ch25::mean_square(row)},
+        {"root_mean_square", root_mean_square<Real>(row)},
+        {"rms_norm", ch25::rms_norm_unit(row)},
+        {"zero_row_rms_norm", ch25::rms_norm_unit(in.vector("zero_row"))},
+        // B: the squares of the output average one over the C coordinates (the length would
+        // make them sum to one).
+        {"why_root_of_mean", ch25::choice("B")},
+    };
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,29 @@
+// Table 25.1: turn the query and the key to their own positions, then compare them.
+#include "solutions/ch25/references.hpp"
+#include "solutions/block/rope.hpp"
+
+namespace blockcheck {
+
+Values rope_quarter_turn_table(const Inputs& in) {
+    const Vector<Real>& query = ch25::pair_input(in, "query");  // [2]
+    const Vector<Real>& key = ch25::pair_input(in, "key");      // [2]
+    const Vector<Real>& query_positions = in.vector("query_positions");
+    const Vector<Real>& key_positions = in.vector("key_positions");
+    if (query_positions.size() != key_positions.size())
+        throw InputError("inputs 'query_positions' and 'key_positions' should have the same length");
+
+    const Rope<Real> rope = fixed_angle_rope(ch25::radians(in.number("angle_degrees")));
+    const std::size_t rows = query_positions.size();
+    Matrix<Real> rope_query(rows, 2), rope_key(rows, 2);  // one row per table row
+    Vector<Real> dots(rows);
+    for (std::size_t r = 0; r < rows; ++r) {
+        Vector<Real> q = rope_rotate(query, rope, query_positions[r]);
+        Vector<Real> k = rope_rotate(key, rope, key_positions[r]);
+        std::copy(q.begin(), q.end(), rope_query.row(r).begin());
+        std::copy(k.begin(), k.end(), rope_key.row(r).begin());
+        dots[r] = dot<Real>(q, k);  // unscaled: no 1/sqrt(d), no softmax
+    }
+    return {{"rope_query", rope_query}, {"rope_key", rope_key}, {"dot", dots}};
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,4 @@
+// Calls std::abort(): SIGABRT.
+#include <cstdlib>
+
+int main() { std::abort(); }

@@ -1,0 +1,354 @@
+// run_process against the hostile programs of tests/hostile (compiled once per test run).
+#include "checker/compile.hpp"
+#include "checker/process.hpp"
+
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace blockcheck;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh temporary folder, removed with everything in it at the end.
+struct TempDir {
+    fs::path path;
+    explicit TempDir(const std::string& tag) {
+        static int counter = 0;
+        path = fs::temp_directory_path() /
+               ("blockcheck-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ignored;
+        fs::remove_all(path, ignored);
+    }
+};
+
+// The binary of tests/hostile/<name>.cpp.
+fs::path hostile(const std::string& name) {
+    static TempDir cache("process-cache");
+    const fs::path source = fs::path(BLOCKCHECK_SOURCE_DIR) / "tests" / "hostile" / (name + ".cpp");
+    CompileResult compiled = compile_program(source, {}, cache.path);
+    REQUIRE_MESSAGE(compiled.ok, compiled.diagnostics);
+    return compiled.binary;
+}
+
+// Small limits keep the suite fast.
+Limits small_limits() {
+    Limits limits;
+    limits.cpu_seconds = 1;
+    limits.wall_seconds = 2;
+    limits.memory_bytes = 256u << 20;
+    return limits;
+}
+
+RunResult run_hostile(const std::string& name, const Limits& limits = small_limits()) {
+    return run_process({hostile(name).string()}, {}, limits);
+}
+
+// Live (not zombie) processes whose process group is `pgid`, from /proc.
+int living_in_group(int pgid) {
+    int count = 0;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+        std::ifstream stat(entry.path() / "stat");
+        std::string text;
+        if (!std::getline(stat, text)) continue;
+        const auto close = text.rfind(')');
+        if (close == std::string::npos || close + 2 > text.size()) continue;
+        std::istringstream fields(text.substr(close + 2));
+        char state = 0;
+        int parent = 0, group = 0;
+        fields >> state >> parent >> group;
+        if (fields && group == pgid && state != 'Z' && state != 'X') ++count;
+    }
+    return count;
+}
+
+// SIGKILL is delivered asynchronously: allow the killed processes a moment to be gone.
+int living_in_group_after_settling(int pgid) {
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        if (living_in_group(pgid) == 0) return 0;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return living_in_group(pgid);
+}
+
+}  // namespace
+
+TEST_CASE("process: an honest program gets its stdin and exits 0") {
+    RunResult result = run_process({hostile("echo").string()}, "hello\nworld\n", small_limits());
+    CHECK(result.status == RunStatus::exited);
+    CHECK(result.exit_code == 0);
+    CHECK(result.out == "hello\nworld\n");
+    CHECK(result.err.empty());
+    CHECK(result.error.empty());
+}
+
+TEST_CASE("process: stdin larger than a pipe is fed in full") {
+    const std::string big(3u << 20, 'x');
+    Limits limits = small_limits();
+    limits.output_bytes = 4u << 20;
+    RunResult result = run_process({hostile("echo").string()}, big, limits);
+    CHECK(result.status == RunStatus::exited);
+    CHECK(result.out.size() == big.size());
+}
+
+TEST_CASE("process: a program that never reads its stdin neither blocks nor kills the caller") {
+    const std::string big(8u << 20, 'x');
+    RunResult result = run_process({"true"}, big, small_limits());
+    CHECK(result.status == RunStatus::exited);
+    CHECK(result.exit_code == 0);
+    CHECK(result.wall_seconds < 1.5);
+}
+
+TEST_CASE("process: exit code and stderr are reported separately") {
+    RunResult result = run_process({"sh", "-c", "echo out; echo err >&2; exit 3"}, {}, small_limits());
+    CHECK(result.status == RunStatus::exited);
+    CHECK(result.exit_code == 3);
+    CHECK(result.out == "out\n");
+    CHECK(result.err == "err\n");
+}
+
+TEST_CASE("process: the working directory is applied") {
+    TempDir dir("process-cwd");
+    RunResult result = run_process({"pwd"}, {}, small_limits(), dir.path);
+    CHECK(result.out == fs::canonical(dir.path).string() + "\n");
+}
+
+TEST_CASE("process: the limits are applied as rlimits") {
+    RunResult result = run_process({"sh", "-c", "ulimit -t; ulimit -v; ulimit -n; ulimit -f; ulimit -c"}, {}, Limits{});
+    CHECK(result.out == "2\n524288\n64\n32768\n0\n");  // ulimit -v and -f count KiB and 512-byte blocks
+}
+
+TEST_CASE("process: a zero limit means none") {
+    Limits limits;
+    limits.memory_bytes = 0;
+    limits.open_files = 0;
+    RunResult result = run_process({"sh", "-c", "ulimit -v; ulimit -n"}, {}, limits);
+    CHECK(result.out.rfind("unlimited\n", 0) == 0);
+    CHECK(result.out != "unlimited\n64\n");
+}
+
+TEST_CASE("process: a missing program fails to start with a message naming it") {
+    RunResult result = run_process({"/nonexistent/blockcheck-no-such-program"}, {}, small_limits());
+    CHECK(result.status == RunStatus::failed_to_start);
+    CHECK(result.error.find("/nonexistent/blockcheck-no-such-program") != std::string::npos);
+    CHECK(result.error.find("No such file") != std::string::npos);
+}
+
+TEST_CASE("process: a missing working directory fails to start with a message naming it") {
+    RunResult result = run_process({"true"}, {}, small_limits(), "/nonexistent/blockcheck-dir");
+    CHECK(result.status == RunStatus::failed_to_start);
+    CHECK(result.error.find("working directory '/nonexistent/blockcheck-dir'") != std::string::npos);
+}
+
+TEST_CASE("process: an empty command line fails to start") {
+    CHECK(run_process({}, {}, small_limits()).status == RunStatus::failed_to_start);
+}
+
+TEST_CASE("process: an infinite loop is stopped by the CPU limit as timed_out") {
+    Limits limits = small_limits();
+    limits.wall_seconds = 10;  // the CPU limit must be what stops it
+    RunResult result = run_hostile("infinite_loop", limits);
+    CHECK(result.status == RunStatus::timed_out);
+    CHECK(result.signal == SIGXCPU);
+    CHECK(result.cpu_seconds >= 0.9);
+    CHECK(result.wall_seconds < 3);
+}
+
+TEST_CASE("process: a sleeper is stopped by the wall clock as timed_out") {
+    Limits limits = small_limits();
+    limits.wall_seconds = 0.5;
+    RunResult result = run_hostile("sleeper", limits);
+    CHECK(result.status == RunStatus::timed_out);
+    CHECK(result.wall_seconds >= 0.5);
+    CHECK(result.wall_seconds < 1.5);
+    CHECK(result.cpu_seconds < 0.3);
+}
+
+TEST_CASE("process: an output flood stops at the cap with the output kept up to it") {
+    Limits limits = small_limits();
+    limits.output_bytes = 100000;
+    RunResult result = run_hostile("output_flood", limits);
+    CHECK(result.status == RunStatus::output_limit);
+    CHECK(result.out.size() + result.err.size() == limits.output_bytes);
+    CHECK(result.out.rfind("flood flood", 0) == 0);
+    CHECK(result.wall_seconds < 1.5);
+}
+
+TEST_CASE("process: a segfault is signaled with SIGSEGV") {
+    RunResult result = run_hostile("segfault");
+    CHECK(result.status == RunStatus::signaled);
+    CHECK(result.signal == SIGSEGV);
+}
+
+TEST_CASE("process: abort is signaled with SIGABRT") {
+    RunResult result = run_hostile("abort");
+    CHECK(result.status == RunStatus::signaled);
+    CHECK(result.signal == SIGABRT);
+}
+
+TEST_CASE("process: a stack overflow is signaled with SIGSEGV") {
+    RunResult result = run_hostile("stack_overflow");
+    CHECK(result.status == RunStatus::signaled);
+    CHECK(result.signal == SIGSEGV);
+}
+
+TEST_CASE("process: a memory hog is stopped by the memory limit, not by a timeout") {
+    RunResult result = run_hostile("memory_hog");
+    const bool crashed = result.status == RunStatus::signaled ||
+                         (result.status == RunStatus::exited && result.exit_code != 0);
+    CHECK(crashed);
+    CHECK(result.wall_seconds < 1.5);
+}
+
+TEST_CASE("process: a fork storm leaves no process of its group behind") {
+    RunResult result = run_hostile("fork_storm");
+    CHECK(result.status == RunStatus::exited);
+    CHECK(result.wall_seconds < 1.5);  // the sleeping children held stdout, yet the run ended
+    std::istringstream out(result.out);
+    std::string word;
+    int pgid = 0;
+    out >> word >> pgid;
+    REQUIRE(word == "pgid");
+    REQUIRE(pgid > 1);
+    CHECK(living_in_group_after_settling(pgid) == 0);
+}
+
+TEST_CASE("process: a background child holding stdout does not keep the run alive") {
+    RunResult result = run_process({"sh", "-c", "sleep 30 & echo started"}, {}, small_limits());
+    CHECK(result.status == RunStatus::exited);
+    CHECK(result.out == "started\n");
+    CHECK(result.wall_seconds < 1);
+}
+
+TEST_CASE("process: concurrent runs from several threads keep their own streams") {
+    std::vector<std::string> inputs, outputs(8);
+    for (int i = 0; i < 8; ++i) inputs.push_back("input " + std::to_string(i) + "\n");
+    const std::string echo = hostile("echo").string();
+    Limits sleeper_limits = small_limits();
+    sleeper_limits.wall_seconds = 1.5;
+    const std::string sleeper = hostile("sleeper").string();
+    std::vector<std::thread> threads;
+    RunResult slow;
+    threads.emplace_back([&] { slow = run_process({sleeper}, {}, sleeper_limits); });
+    std::vector<double> walls(8);
+    for (int i = 0; i < 8; ++i)
+        threads.emplace_back([&, i] {
+            RunResult result = run_process({echo}, inputs[i], small_limits());
+            outputs[i] = result.out;
+            walls[i] = result.wall_seconds;
+        });
+    for (auto& thread : threads) thread.join();
+    CHECK(outputs == inputs);
+    CHECK(slow.status == RunStatus::timed_out);
+    // A run's pipes must not leak into a concurrent long-running child.
+    for (double wall : walls) CHECK(wall < 1.0);
+}
+
+TEST_CASE("process: the bwrap command line isolates and passes the program last") {
+    Sandbox sandbox{"/tmp/blockcheck-w", {"/tmp/blockcheck-r"}};
+    std::vector<std::string> args = sandboxed_argv({"prog", "arg"}, sandbox);
+    REQUIRE(args.size() > 4);
+    CHECK(args.front() == "bwrap");
+    CHECK(args[args.size() - 3] == "--");
+    CHECK(args[args.size() - 2] == "prog");
+    CHECK(args.back() == "arg");
+    auto has = [&](const std::vector<std::string>& seq) {
+        return std::search(args.begin(), args.end(), seq.begin(), seq.end()) != args.end();
+    };
+    CHECK(has({"--unshare-all"}));
+    CHECK(has({"--die-with-parent"}));
+    CHECK(has({"--bind", "/tmp/blockcheck-w", "/tmp/blockcheck-w"}));
+    CHECK(has({"--ro-bind", "/tmp/blockcheck-r", "/tmp/blockcheck-r"}));
+    CHECK(has({"--chdir", "/tmp/blockcheck-w"}));
+}
+
+TEST_CASE("process: a sandbox with a missing folder fails to start naming it") {
+    Sandbox sandbox{"/nonexistent/blockcheck-w", {}};
+    RunResult result = run_process({"true"}, {}, small_limits(), {}, &sandbox);
+    CHECK(result.status == RunStatus::failed_to_start);
+    CHECK(result.error.find("/nonexistent/blockcheck-w") != std::string::npos);
+}
+
+TEST_CASE("process: a sandboxed program sees only its folder and cannot write outside it") {
+    if (!Sandbox::available()) {
+        MESSAGE("bubblewrap is not usable here; sandbox test skipped");
+        return;
+    }
+    TempDir root("process-sandbox");
+    const fs::path writable = root.path / "student", sibling = root.path / "other";
+    fs::create_directories(writable);
+    fs::create_directories(sibling);
+    std::ofstream(sibling / "secret.txt") << "secret\n";
+    std::ofstream(writable / "mine.txt") << "mine\n";
+    const fs::path probe = hostile("sandbox_probe");
+    Sandbox sandbox{writable, {probe.parent_path()}};
+
+    RunResult outside = run_process({probe.string(), (sibling / "secret.txt").string(), (root.path / "escaped.txt").string()},
+                                    {}, small_limits(), {}, &sandbox);
+    CHECK(outside.status == RunStatus::exited);
+    CHECK(outside.out == "read failed\nwrite ok\n");  // the write lands in the sandbox's private tmpfs...
+    CHECK_FALSE(fs::exists(root.path / "escaped.txt"));  // ...never on the host
+
+    RunResult system = run_process({probe.string(), "/etc/shadow", "/usr/escaped.txt"}, {}, small_limits(), {}, &sandbox);
+    CHECK(system.out == "read failed\nwrite failed\n");
+
+    RunResult inside = run_process({probe.string(), "mine.txt", "made.txt"}, {}, small_limits(), {}, &sandbox);
+    CHECK(inside.out == "read ok\nwrite ok\n");
+    CHECK(fs::exists(writable / "made.txt"));
+}
+
+TEST_CASE("process: a sandboxed program outside the sandbox's folders fails to start naming it") {
+    TempDir dir("process-sandbox-outside");
+    const fs::path echo = hostile("echo");
+    Sandbox sandbox{dir.path, {}};
+    RunResult result = run_process({echo.string()}, {}, small_limits(), {}, &sandbox);
+    CHECK(result.status == RunStatus::failed_to_start);
+    CHECK(result.error == "program '" + echo.string() + "' is outside the sandbox's folders");
+}
+
+TEST_CASE("process: a sandboxed crash is still signaled with its signal") {
+    if (!Sandbox::available()) return;
+    TempDir dir("process-sandbox-crash");
+    const fs::path segfault = hostile("segfault");
+    Sandbox sandbox{dir.path, {segfault.parent_path()}};
+    RunResult result = run_process({segfault.string()}, {}, small_limits(), {}, &sandbox);
+    CHECK(result.status == RunStatus::signaled);
+    CHECK(result.signal == SIGSEGV);
+}
+
+TEST_CASE("process: a sandboxed fork storm ends with its run") {
+    if (!Sandbox::available()) return;
+    TempDir dir("process-sandbox-storm");
+    const fs::path storm = hostile("fork_storm");
+    Sandbox sandbox{dir.path, {storm.parent_path()}};
+    RunResult result = run_process({storm.string()}, {}, small_limits(), {}, &sandbox);
+    CHECK(result.status == RunStatus::exited);
+    CHECK(result.wall_seconds < 1.5);
+}
+
+TEST_CASE("process: a sandboxed program does not inherit the grader's environment") {
+    if (!Sandbox::available()) return;
+    TempDir dir("process-sandbox-env");
+    Sandbox sandbox{dir.path, {}};
+    ::setenv("BLOCKCHECK_TEST_SECRET", "token", 1);
+    RunResult result = run_process({"env"}, {}, small_limits(), {}, &sandbox);
+    ::unsetenv("BLOCKCHECK_TEST_SECRET");
+    CHECK(result.status == RunStatus::exited);
+    CHECK(result.out.find("HOME=" + dir.path.string()) != std::string::npos);
+    CHECK(result.out.find("BLOCKCHECK_TEST_SECRET") == std::string::npos);
+}
