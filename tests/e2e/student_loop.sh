@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# End to end, the student's loop on a copy of the repository: pristine templates are "not
+# done", solved programs get full marks, one wrong digit fails exactly that part, printed
+# constants pass the book's inputs but not a variant, and broken programs are classified.
+set -euo pipefail
+blockcheck="$1"; root="$2"
+ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
+cp -r "$root/data" "$root/chapters" "$ws/"
+export BLOCKCHECK_ROOT="$ws" LANG=C
+fail() { echo "FAIL: $*" >&2; exit 1; }
+count() { grep -c -- "$1" "$2" || true; }
+
+# 1. The pristine templates compile and answer nothing: "not done" everywhere, exit 1.
+status=0; "$blockcheck" check --json > "$ws/out.json" || status=$?
+[[ $status == 1 ]] || fail "pristine templates should exit 1, got $status"
+[[ $(count '"status": "not_done"' "$ws/out.json") == 10 ]] || fail "all 10 templates should be not_done"
+[[ $(count '"verdict": "missing"' "$ws/out.json") == $(count '"verdict"' "$ws/out.json") ]] || fail "every part should be missing"
+
+# 2. The solved programs: full marks and exit 0, on the book's inputs and on a variant.
+cp "$root"/tests/solved/ch25/*.cpp "$ws/chapters/ch25/"
+"$blockcheck" check --json > "$ws/out.json" || fail "solved programs should exit 0"
+grep -q '^  "score": 49' "$ws/out.json" && grep -q '^  "max_score": 49' "$ws/out.json" || fail "solved should score 49/49"
+"$blockcheck" check --variant 3 > /dev/null || fail "solved programs should pass variant 3"
+
+# 3. One wrong digit fails exactly that part.
+sed -i 's|answer("root_mean_square", std::sqrt(ms));|answer("root_mean_square", std::sqrt(ms) + 2e-6);|' \
+    "$ws/chapters/ch25/rms_norm_vs_layer_norm.cpp"
+status=0; "$blockcheck" check rms_norm_vs_layer_norm --json > "$ws/out.json" || status=$?
+[[ $status == 1 ]] || fail "a wrong digit should exit 1"
+[[ $(count '"verdict": "wrong"' "$ws/out.json") == 1 ]] || fail "exactly one part should be wrong"
+grep -A2 '"name": "root_mean_square"' "$ws/out.json" | grep -q '"verdict": "wrong"' || fail "root_mean_square should be the wrong part"
+"$blockcheck" check rms_norm_vs_layer_norm > "$ws/board.txt" || true
+grep -q "root_mean_square" "$ws/board.txt" && grep -q "absolute error 2.0e-06" "$ws/board.txt" || fail "the board should say how far off"
+cp "$root/tests/solved/ch25/rms_norm_vs_layer_norm.cpp" "$ws/chapters/ch25/"
+
+# 4. Printing the book's constants passes the book's inputs but not a variant.
+cat > "$ws/chapters/ch25/swiglu_ffn_2d.cpp" <<'CPP'
+#include <cstdio>
+int main() {
+    std::puts("gate = [1.000000, -1.000000]");
+    std::puts("up = [2.000000, 3.000000]");
+    std::puts("silu = [0.731059, -0.268941]");
+    std::puts("swiglu_hidden = [1.462117, -0.806824]");
+    std::puts("swiglu_ffn = [0.655293, -0.806824]");
+}
+CPP
+"$blockcheck" check swiglu_ffn_2d > /dev/null || fail "the book's constants should pass the book's inputs"
+status=0; "$blockcheck" check swiglu_ffn_2d --variant 3 > /dev/null || status=$?
+[[ $status == 1 ]] || fail "the book's constants should fail variant 3"
+
+# 5. A compile error names the file and line; a crash and an endless loop are classified.
+printf '#include "blockcheck.hpp"\nint main() { return nope; }\n' > "$ws/chapters/ch25/swiglu_ffn_2d.cpp"
+status=0; "$blockcheck" check swiglu_ffn_2d > "$ws/board.txt" || status=$?
+[[ $status == 1 ]] || fail "a compile error should exit 1"
+grep -q "swiglu_ffn_2d.cpp:2" "$ws/board.txt" || fail "the compile error should name swiglu_ffn_2d.cpp:2"
+printf 'int main() { volatile int* p = nullptr; return *p; }\n' > "$ws/chapters/ch25/swiglu_ffn_2d.cpp"
+"$blockcheck" check swiglu_ffn_2d --json > "$ws/out.json" || true
+grep -q '"verdict": "crashed"' "$ws/out.json" || fail "a segfault should be crashed"
+printf 'int main() { for (;;) {} }\n' > "$ws/chapters/ch25/swiglu_ffn_2d.cpp"
+"$blockcheck" check swiglu_ffn_2d --json > "$ws/out.json" || true
+grep -q '"verdict": "timed_out"' "$ws/out.json" || fail "an endless loop should be timed_out"
+
+# 6. The other commands answer: list, show in both languages, hints in order, run.
+expect() {  # expect PATTERN COMMAND...: the command's output contains the pattern
+    local pattern="$1"; shift
+    "$@" > "$ws/cmd.txt" 2>&1 || true
+    grep -q -- "$pattern" "$ws/cmd.txt" || fail "'$*' should print '$pattern'"
+}
+expect '"id": "rms_norm_zero_row"' "$blockcheck" list --json
+expect "输入" "$blockcheck" show rms_norm_zero_row --lang zh
+expect "Hint 1/" "$blockcheck" hint rms_norm_zero_row
+expect "Hint 2/" "$blockcheck" hint rms_norm_zero_row
+expect "rms_norm = " "$blockcheck" run rms_norm_zero_row
+status=0; "$blockcheck" show no_such_exercise 2> "$ws/err.txt" || status=$?
+[[ $status == 2 ]] && grep -q "rms_norm_zero_row" "$ws/err.txt" || fail "an unknown id should exit 2 and list the ids"
+echo "student loop: 1 passed, 0 failed"
