@@ -30,7 +30,7 @@ std::string score_text(double score, double max) { return fmt::format("{:g}/{:g}
 
 }  // namespace
 
-std::string render_board(const std::vector<const Exercise*>& exercises, const std::vector<ExerciseResult>& results,
+std::string render_board(const ExerciseSet& set, const std::vector<const Exercise*>& exercises, const std::vector<ExerciseResult>& results,
                          const BoardStyle& style) {
     const Lang lang = style.lang;
     std::string out, chapter;
@@ -45,7 +45,7 @@ std::string render_board(const std::vector<const Exercise*>& exercises, const st
         const ExerciseResult& r = results[i];
         if (e.chapter != chapter) {
             chapter = e.chapter;
-            out += fmt::format("{}{}\n", out.empty() ? "" : "\n", chapter_title(chapter).in(lang));
+            out += fmt::format("{}{}\n", out.empty() ? "" : "\n", set.chapter_title(chapter).in(lang));
         }
         std::string detail;
         if (r.status == "not_done") detail = std::string(tr(lang, "not done: ", "未完成：")) + e.title.in(lang);

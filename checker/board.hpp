@@ -13,7 +13,7 @@ struct BoardStyle {
 };
 
 // One line an exercise with its first failing part; then progress and what to do next.
-std::string render_board(const std::vector<const Exercise*>& exercises, const std::vector<ExerciseResult>& results,
+std::string render_board(const ExerciseSet& set, const std::vector<const Exercise*>& exercises, const std::vector<ExerciseResult>& results,
                          const BoardStyle& style);
 
 // Every part of one exercise with its verdict and message, the compiler's or crash's note, and

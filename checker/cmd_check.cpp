@@ -30,7 +30,7 @@ int check(const Context& context, const CheckOptions& o) {
     const BoardStyle style{context.lang, context.color};
     if (!o.ids.empty() || o.verbose)
         for (std::size_t i = 0; i < chosen.size(); ++i) fmt::print("{}\n", render_parts(*chosen[i], results[i], style));
-    fmt::print("{}", render_board(chosen, results, style));
+    fmt::print("{}", render_board(workspace.exercises(), chosen, results, style));
     return all_done ? 0 : 1;
 }
 
@@ -70,7 +70,7 @@ int watch(const Context& context, bool reveal) {
                 if (std::find(changed.begin(), changed.end(), all[i]) != changed.end() && changed.size() < all.size() &&
                     results[i].status != "not_done")
                     fmt::print("{}\n", render_parts(*all[i], results[i], style));
-            fmt::print("{}\n{}\n", render_board(all, results, style),
+            fmt::print("{}\n{}\n", render_board(workspace.exercises(), all, results, style),
                        tr(context.lang, "Watching chapters/ for changes; Ctrl-C to stop.", "正在监视 chapters/ 的改动；按 Ctrl-C 结束。"));
             std::fflush(stdout);
         }

@@ -24,7 +24,7 @@ int show(const Context& context, const std::string& id) {
     const Exercise& e = workspace.exercises().at(id);
     const Lang lang = context.lang;
     fmt::print("{} — {}\n", e.id, e.title.in(lang));
-    fmt::print("{} {} · {} · {:g} {}\n\n", chapter_title(e.chapter).in(lang), e.section,
+    fmt::print("{} {} · {} · {:g} {}\n\n", workspace.exercises().chapter_title(e.chapter).in(lang), e.section,
                e.kind == "exercise" ? tr(lang, "exercise", "习题") : tr(lang, "worked example", "例题"), e.max_score(),
                tr(lang, "points", "分"));
     fmt::print("{}\n\n", e.prompt.in(lang));

@@ -110,10 +110,15 @@ ExerciseSet ExerciseSet::load(const std::filesystem::path& root) {
     for (const auto& chapter : std::filesystem::directory_iterator(dir)) {
         if (!chapter.is_directory()) continue;
         for (const auto& file : std::filesystem::directory_iterator(chapter.path()))
-            if (file.path().extension() == ".json") set.exercises_.push_back(read_exercise(file.path()));
+            if (file.path().filename() == "chapter.json") set.read_chapter(file.path());
+            else if (file.path().extension() == ".json") set.exercises_.push_back(read_exercise(file.path()));
     }
-    std::sort(set.exercises_.begin(), set.exercises_.end(), [](const Exercise& a, const Exercise& b) {
-        return std::tie(a.chapter, a.order, a.id) < std::tie(b.chapter, b.order, b.id);
+    for (const Exercise& e : set.exercises_)
+        if (!set.chapters_.count(e.chapter))
+            throw InputFileError(e.file.string() + ": chapter \"" + e.chapter + "\" has no chapter.json beside it");
+    std::sort(set.exercises_.begin(), set.exercises_.end(), [&](const Exercise& a, const Exercise& b) {
+        const int ca = set.chapters_.at(a.chapter).order, cb = set.chapters_.at(b.chapter).order;
+        return std::tie(ca, a.order, a.id) < std::tie(cb, b.order, b.id);
     });
     for (std::size_t i = 1; i < set.exercises_.size(); ++i)
         if (set.exercises_[i].id == set.exercises_[i - 1].id)
@@ -134,9 +139,13 @@ const Exercise& ExerciseSet::at(std::string_view id) const {
     throw InputFileError("no exercise \"" + std::string(id) + "\"; the exercises are: " + ids);
 }
 
-Text chapter_title(const std::string& chapter) {
-    if (chapter == "ch25") return {"Chapter 25: RoPE, RMSNorm and SwiGLU", "第 25 章：RoPE、RMSNorm 与 SwiGLU"};
-    return {chapter, chapter};
+void ExerciseSet::read_chapter(const std::filesystem::path& file) {
+    const Json json = read_json_exact(file);
+    const std::string where = file.string();
+    Chapter chapter{bilingual(json, "title", where), json.value("order", 0)};
+    chapters_[text_field(json, "chapter", where)] = chapter;
 }
+
+const Text& ExerciseSet::chapter_title(const std::string& chapter) const { return chapters_.at(chapter).title; }
 
 }  // namespace blockcheck

@@ -47,11 +47,18 @@ public:
     // The exercise with that id, or an InputFileError listing the ids.
     const Exercise& at(std::string_view id) const;
 
-private:
-    std::vector<Exercise> exercises_;  // by chapter, then order
-};
+    // The chapter's title, from data/exercises/<chapter>/chapter.json.
+    const Text& chapter_title(const std::string& chapter) const;
 
-// Titles of the chapters, for the board.
-Text chapter_title(const std::string& chapter);
+private:
+    struct Chapter {
+        Text title;
+        int order = 0;  // place of the chapter on the board
+    };
+    void read_chapter(const std::filesystem::path& file);
+
+    std::vector<Exercise> exercises_;  // by chapter order, then exercise order
+    std::map<std::string, Chapter> chapters_;
+};
 
 }  // namespace blockcheck
