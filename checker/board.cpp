@@ -26,6 +26,14 @@ std::string part_mark(const BoardStyle& style, Verdict v) {
 // First line only, for the one-line board.
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
+// The line of a compiler's or crash's note worth showing first.
+std::string headline(const std::string& note) {
+    std::size_t error = note.find(": error: ");
+    if (error == std::string::npos) return first_line(note);
+    std::size_t start = note.rfind('\n', error);
+    return first_line(note.substr(start == std::string::npos ? 0 : start + 1));
+}
+
 std::string score_text(double score, double max) { return fmt::format("{:g}/{:g}", score, max); }
 
 }  // namespace
@@ -49,6 +57,8 @@ std::string render_board(const ExerciseSet& set, const std::vector<const Exercis
         }
         std::string detail;
         if (r.status == "not_done") detail = std::string(tr(lang, "not done: ", "未完成：")) + e.title.in(lang);
+        else if (auto whole = r.whole_program_verdict())
+            detail = whole_program_label(*whole, lang) + ": " + headline(r.note.in(lang));
         else if (const PartResult* p = r.first_failing_part())
             detail = fmt::format("{}: {}", p->name, first_line(p->message.in(lang)));
         else detail = e.title.in(lang);
@@ -82,13 +92,18 @@ std::string render_parts(const Exercise& exercise, const ExerciseResult& result,
     if (result.variant) out += fmt::format("  {} {}\n", tr(lang, "variant", "变体"), *result.variant);
     std::size_t width = 0;
     for (const PartResult& p : result.parts) width = std::max(width, p.name.size());
+    const auto whole = result.whole_program_verdict();
+    if (whole)
+        out += fmt::format("  {} {} {}\n", part_mark(style, *whole), whole_program_label(*whole, lang),
+                           fmt::format(fmt::runtime(tr(lang, "(all {} parts)", "（全部 {} 小题）")), result.parts.size()));
     for (const PartResult& p : result.parts) {
+        if (whole) break;
         std::string message = p.message.in(lang);
         for (std::size_t pos = 0; (pos = message.find('\n', pos)) != std::string::npos; pos += 1)
             message.insert(pos + 1, std::string(width + 8, ' '));
         out += fmt::format("  {} {:<{}}  {}\n", part_mark(style, p.verdict), p.name, width, message);
     }
-    if (!result.note.in(lang).empty() && result.parts.size() && result.parts[0].verdict != Verdict::correct)
+    if (whole && !result.note.in(lang).empty())
         out += "\n" + result.note.in(lang) + (result.note.in(lang).ends_with('\n') ? "" : "\n");
     for (const ProtocolIssue& issue : result.issues) out += fmt::format("  ? {}\n", issue.message.in(lang));
     return out;

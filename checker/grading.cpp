@@ -68,6 +68,25 @@ const PartResult* ExerciseResult::first_failing_part() const {
     return nullptr;
 }
 
+std::optional<Verdict> ExerciseResult::whole_program_verdict() const {
+    if (parts.empty()) return std::nullopt;
+    const Verdict v = parts.front().verdict;
+    const bool whole = v == Verdict::compile_error || v == Verdict::crashed || v == Verdict::timed_out ||
+                       v == Verdict::output_limit || (v == Verdict::grader_fault && !note.en.empty());
+    return whole ? std::optional(v) : std::nullopt;
+}
+
+std::string whole_program_label(Verdict verdict, Lang lang) {
+    switch (verdict) {
+        case Verdict::compile_error: return std::string(tr(lang, "does not compile", "无法编译"));
+        case Verdict::crashed: return std::string(tr(lang, "crashed", "程序崩溃"));
+        case Verdict::timed_out: return std::string(tr(lang, "ran out of time", "超时"));
+        case Verdict::output_limit: return std::string(tr(lang, "printed too much", "输出过多"));
+        case Verdict::grader_fault: return std::string(tr(lang, "grader fault (costs no points)", "评分程序故障（不扣分）"));
+        default: return std::string(verdict_name(verdict));
+    }
+}
+
 Values reference_answers(const Exercise& exercise, const InputList& inputs) {
     const Values values = parse_inputs(input_text(inputs), exercise.id + " inputs");
     return reference_solutions().at(exercise.id)(Inputs(values));

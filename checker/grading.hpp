@@ -21,7 +21,13 @@ struct ExerciseResult {
     double compile_seconds = 0, run_seconds = 0;
 
     const PartResult* first_failing_part() const;
+    // The verdict that took every part at once (compile error, crash, timeout, output flood,
+    // grader fault), if that is what happened.
+    std::optional<Verdict> whole_program_verdict() const;
 };
+
+// "does not compile", "crashed", ... in the reader's language.
+std::string whole_program_label(Verdict verdict, Lang lang);
 
 // The reference solution's answers for these inputs (50 digits, through the block).
 Values reference_answers(const Exercise& exercise, const InputList& inputs);
