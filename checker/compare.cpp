@@ -161,7 +161,6 @@ struct ElementGrade {
 };
 
 ElementGrade grade_element(const NumberText& given, const Real& expected, const Real& part_max, int digits) {
-    ElementGrade g;
     // nan and inf never match a finite reference
     if (is_non_finite_text(given.text)) return {Verdict::wrong, true, Real(0), Real(0), 0};
     Real value;
@@ -171,6 +170,7 @@ ElementGrade grade_element(const NumberText& given, const Real& expected, const 
         return {Verdict::wrong, true, Real(0), Real(0), 0};
     }
     using std::abs;
+    ElementGrade g;
     g.decimals = decimals(given.text);
     g.error = abs(value - expected);
     g.tolerance = tolerance_for(given.text, expected, part_max);
@@ -247,8 +247,12 @@ CellSummary grade_cells(const std::vector<Cell>& cells, int digits) {
     std::optional<std::size_t> worst_wrong, first_too_few;
     for (std::size_t i = 0; i < s.grades.size(); ++i) {
         const ElementGrade& g = s.grades[i];
-        if (g.verdict == Verdict::wrong && (++s.wrong, !worst_wrong || worse(g, s.grades[*worst_wrong]))) worst_wrong = i;
-        if (g.verdict == Verdict::too_few_digits && (++s.too_few, !first_too_few)) first_too_few = i;
+        if (g.verdict == Verdict::wrong) {
+            ++s.wrong;
+            if (!worst_wrong || worse(g, s.grades[*worst_wrong])) worst_wrong = i;
+        } else if (g.verdict == Verdict::too_few_digits) {
+            if (s.too_few++ == 0) first_too_few = i;
+        }
     }
     // the part's verdict is the worst element's: wrong wins over too_few_digits
     if (worst_wrong) s.verdict = Verdict::wrong, s.worst = *worst_wrong;
@@ -409,12 +413,8 @@ PartResult grade_choice(const AnswerSpec& spec, const ProgramLine& given, const 
 bool reference_fits(AnswerKind kind, const Value& expected) {
     if (std::holds_alternative<Undefined>(expected)) return true;
     switch (kind) {
-        case AnswerKind::number: return std::holds_alternative<Real>(expected);
-        case AnswerKind::integer: {
-            auto* x = std::get_if<Real>(&expected);
-            using std::floor;
-            return x && boost::multiprecision::isfinite(*x) && floor(*x) == *x;
-        }
+        case AnswerKind::number:
+        case AnswerKind::integer: return std::holds_alternative<Real>(expected);
         case AnswerKind::vector: return std::holds_alternative<Vector<Real>>(expected);
         case AnswerKind::matrix: return std::holds_alternative<Matrix<Real>>(expected);
         case AnswerKind::boolean: return std::holds_alternative<bool>(expected);
@@ -423,14 +423,36 @@ bool reference_fits(AnswerKind kind, const Value& expected) {
     return false;
 }
 
-PartResult grader_fault(const AnswerSpec& spec, const ProgramLine* given, const Value& expected) {
-    Text shape = shape_of(expected);
+bool finite(const Real& x) { return boost::multiprecision::isfinite(x); }
+
+// True when every number of the reference value is finite.
+bool all_finite(const Value& expected) {
+    if (auto* x = std::get_if<Real>(&expected)) return finite(*x);
+    if (auto* v = std::get_if<Vector<Real>>(&expected)) return std::all_of(v->begin(), v->end(), finite);
+    if (auto* m = std::get_if<Matrix<Real>>(&expected)) return std::all_of(m->values.begin(), m->values.end(), finite);
+    return true;
+}
+
+// Why the reference cannot grade this part; nullopt when it can.
+std::optional<Text> reference_fault(const AnswerSpec& spec, const Value& expected) {
     std::string kind(answer_kind_name(spec.kind));
+    if (!reference_fits(spec.kind, expected)) {
+        Text shape = shape_of(expected);
+        return Text{fmt::format("the reference answer is {} but the exercise declares a {} answer", shape.en, kind),
+                    fmt::format("参考答案是{}，但题目声明的答案类型是 {}", shape.zh, kind)};
+    }
+    if (!all_finite(expected))
+        return Text{"the reference answer is not finite", "参考答案不是有限值"};
+    using std::floor;
+    auto* x = std::get_if<Real>(&expected);
+    if (spec.kind == AnswerKind::integer && x && floor(*x) != *x)
+        return Text{"the reference answer of an integer part is not a whole number", "整数答案的参考值不是整数"};
+    return std::nullopt;
+}
+
+PartResult grader_fault(const AnswerSpec& spec, const ProgramLine* given, const Text& why) {
     return result(spec, given, Verdict::grader_fault,
-                  {fmt::format("grader fault: the reference answer is {} but the exercise declares a {} answer; "
-                               "this costs no points",
-                               shape.en, kind),
-                   fmt::format("评分器故障：参考答案是{}，但题目声明的答案类型是 {}；不扣分", shape.zh, kind)});
+                  {"grader fault: " + why.en + "; this costs no points", "评分器故障：" + why.zh + "；不扣分"});
 }
 
 // `undefined` on either side; nullopt when neither side is undefined.
@@ -522,7 +544,7 @@ PartResult grade_part(const AnswerSpec& spec, const ProgramLine* given, const Va
         return result(spec, nullptr, Verdict::missing,
                       {fmt::format("no line `{} = ...` in the output", spec.name),
                        fmt::format("输出中没有 `{} = ...` 这一行", spec.name)});
-    if (!reference_fits(spec.kind, expected)) return grader_fault(spec, given, expected);
+    if (auto fault = reference_fault(spec, expected)) return grader_fault(spec, given, *fault);
     if (auto undefined = grade_undefined(spec, *given, expected, options)) return *undefined;
     switch (spec.kind) {
         case AnswerKind::integer: return grade_integer(spec, *given, std::get<Real>(expected), options);

@@ -47,7 +47,8 @@ Limits compiler_limits() {
 
 namespace {
 
-const std::vector<std::string> compile_flags{"-std=c++17", "-O1", "-pipe", "-Wall"};
+// -O0: exercise programs do little arithmetic, and compiling is most of a check's time.
+const std::vector<std::string> compile_flags{"-std=c++17", "-O0", "-pipe", "-Wall"};
 
 using Clock = std::chrono::steady_clock;
 
@@ -279,9 +280,45 @@ struct BuildDir {
     }
 };
 
+// The students' headers precompiled with the same flags (about 40% of a compile saved), in a
+// folder searched before include_dir: cache/pch-<key>/<header>.gch. Built once per header
+// content and compiler; empty when it cannot be built (compiles then simply read the headers).
+fs::path precompiled_headers(const fs::path& include_dir, const fs::path& cache_dir, const std::string& version,
+                             const Limits& limits) {
+    if (include_dir.empty()) return {};
+    std::uint64_t hash = content_hash("blockcheck-pch-1");
+    for (const std::string& flag : compile_flags) hash = hash_field(hash, flag);
+    hash = hash_field(hash, version);
+    for (const fs::path& header : header_files(include_dir)) {
+        hash = hash_field(hash, header.filename().string());
+        hash = hash_field(hash, read_bytes(header).value_or("<unreadable>"));
+    }
+    const fs::path dir = cache_dir / ("pch-" + hex(hash));
+    std::error_code ec;
+    if (fs::is_directory(dir, ec)) return dir;
+    auto guard = in_flight().acquire(dir.string());
+    if (fs::is_directory(dir, ec)) return dir;
+    const fs::path work = cache_dir / ("build-pch-" + hex(hash) + "-" + unique_suffix());
+    fs::create_directories(work, ec);
+    for (const fs::path& header : header_files(include_dir)) {
+        if (header.extension() != ".hpp" && header.extension() != ".h") continue;
+        std::vector<std::string> argv{"g++"};
+        argv.insert(argv.end(), compile_flags.begin(), compile_flags.end());
+        argv.insert(argv.end(), {"-x", "c++-header", header.string(), "-o", (work / (header.filename().string() + ".gch")).string()});
+        if (run_process(argv, {}, limits, work).exit_code != 0) {
+            fs::remove_all(work, ec);
+            return {};
+        }
+    }
+    fs::rename(work, dir, ec);  // atomic: the folder appears whole, or another process won
+    if (ec) fs::remove_all(work, ec);
+    return fs::is_directory(dir, ec) ? dir : fs::path{};
+}
+
 // Runs g++ in a private folder holding a copy of the source; stores the outcome in the cache.
 CompileResult build(const fs::path& source, std::string_view source_text, const fs::path& include_dir,
-                    const fs::path& cache_dir, const std::string& key, const Limits& limits) {
+                    const fs::path& cache_dir, const std::string& key, const std::string& version,
+                    const Limits& limits) {
     sweep_stale(cache_dir);
     BuildDir dir{cache_dir / ("build-" + key + "-" + unique_suffix())};
     fs::create_directories(dir.path);
@@ -290,6 +327,10 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
     std::vector<std::string> argv{"g++"};
     argv.insert(argv.end(), compile_flags.begin(), compile_flags.end());
     Sandbox sandbox{dir.path, {}};
+    if (const fs::path pch = precompiled_headers(include_dir, cache_dir, version, limits); !pch.empty()) {
+        argv.push_back("-I" + pch.string());
+        sandbox.readonly_dirs.push_back(pch);
+    }
     if (!include_dir.empty()) argv.push_back("-I" + include_dir.string());
     if (fs::is_directory(include_dir)) sandbox.readonly_dirs.push_back(include_dir);
     argv.insert(argv.end(), {name, "-o", binary_name});
@@ -337,7 +378,7 @@ CompileResult compile_program(const fs::path& source, const fs::path& include_di
     auto guard = in_flight().acquire(key);
     if (auto hit = cached_result(cache, key)) return finish(*hit);  // another thread just built it
     try {
-        return finish(build(source, *source_text, includes, cache, key, limits));
+        return finish(build(source, *source_text, includes, cache, key, version, limits));
     } catch (const std::exception& error) {
         return finish({false, {}, std::string("cannot compile '") + source.string() + "': " + error.what()});
     }

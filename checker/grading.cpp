@@ -111,7 +111,7 @@ ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, s
         auto given = parsed.answers.find(spec.name);
         auto want = expected.find(spec.name);
         if (want == expected.end())
-            r.parts.push_back({spec.name, Verdict::grader_fault, 0, 0,
+            r.parts.push_back({spec.name, Verdict::grader_fault, spec.points, spec.points,
                                {"the reference solution gave no value for this part", "参考解答没有给出这一项的值"}});
         else if (given == parsed.answers.end() && issue != parsed.issues.end())
             r.parts.push_back(unparseable_part(spec, *issue));
@@ -134,9 +134,10 @@ ExerciseResult failed_exercise(const Exercise& exercise, Verdict verdict, Text n
     r.id = exercise.id;
     r.note = std::move(note);
     for (const AnswerSpec& spec : exercise.answers) {
-        // A fault of the grader costs no points: the part leaves the total.
-        const double max = verdict == Verdict::grader_fault ? 0 : spec.points;
-        r.parts.push_back({spec.name, verdict, 0, max, {std::string(verdict_name(verdict)), std::string(verdict_name(verdict))}});
+        // A fault of the grader costs no points: the part is credited, as grade_part does.
+        const double score = verdict == Verdict::grader_fault ? spec.points : 0;
+        r.parts.push_back({spec.name, verdict, score, spec.points,
+                           {std::string(verdict_name(verdict)), std::string(verdict_name(verdict))}});
     }
     settle_status(r);
     if (verdict != Verdict::grader_fault) r.status = "failing";

@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <system_error>
 #include <utility>
@@ -325,7 +326,8 @@ void Supervisor::drain(Fd& fd, std::string& into, RunResult& result) {
         if (n < 0 && errno == EAGAIN) return;
         if (n <= 0) return fd.reset();  // end of file
         const std::size_t used = result.out.size() + result.err.size();
-        const std::size_t room = limits_.output_bytes > used ? limits_.output_bytes - used : 0;
+        const std::size_t cap = limits_.output_bytes == 0 ? SIZE_MAX : limits_.output_bytes;
+        const std::size_t room = cap > used ? cap - used : 0;
         into.append(buffer, std::min(room, static_cast<std::size_t>(n)));
         if (static_cast<std::size_t>(n) > room) {
             stop_ = StopReason::output_limit;

@@ -11,7 +11,8 @@
 namespace blockcheck {
 
 // Limits applied to the program (and, where a limit is per process, to each process it starts).
-// A zero size or a zero count means no limit.
+// A zero memory_bytes, output_bytes, file_bytes, open_files or processes means no limit; the
+// times must be positive.
 struct Limits {
     double cpu_seconds = 2;                   // RLIMIT_CPU, rounded up to whole seconds
     double wall_seconds = 5;                  // the whole process group is killed after this

@@ -110,16 +110,16 @@ Text element_name(std::optional<std::size_t> row, std::size_t index) {
 NumberText read_element(Cursor& cur, const Text& where) {
     if (cur.at_end())
         fail(fmt::format("the value ends where {} should be (a ']' is missing)", where.en),
-             fmt::format("数值在{}应出现的位置就结束了（缺少 ']'）", where.zh));
+             fmt::format("数值在 {} 应出现的位置就结束了（缺少 ']'）", where.zh));
     if (cur.peek() == '[')
         fail(fmt::format("{} starts with '['; only a matrix nests lists, as [[a, b], [c, d]]", where.en),
-             fmt::format("{}以 '[' 开头；只有矩阵才嵌套列表，写作 [[a, b], [c, d]]", where.zh));
+             fmt::format("{} 以 '[' 开头；只有矩阵才嵌套列表，写作 [[a, b], [c, d]]", where.zh));
     std::size_t start = cur.pos;
     while (!cur.at_end() && cur.peek() != ',' && cur.peek() != '[' && cur.peek() != ']' && !is_space(cur.peek()))
         ++cur.pos;
     std::string_view token = cur.s.substr(start, cur.pos - start);
     if (token.empty())
-        fail(fmt::format("{} is empty", where.en), fmt::format("{}是空的", where.zh));
+        fail(fmt::format("{} is empty", where.en), fmt::format("{} 是空的", where.zh));
     if (!is_number_text(token))
         fail(fmt::format("{}: '{}' is not a number", where.en, quote(token)),
              fmt::format("{}：'{}' 不是数", where.zh, quote(token)));
@@ -130,14 +130,14 @@ NumberText read_element(Cursor& cur, const Text& where) {
 bool read_separator(Cursor& cur, const Text& after) {
     cur.skip_space();
     if (cur.at_end())
-        fail(fmt::format("expected ']' after {}", after.en), fmt::format("{}之后缺少 ']'", after.zh));
+        fail(fmt::format("expected ']' after {}", after.en), fmt::format("{} 之后缺少 ']'", after.zh));
     char c = cur.peek();
     if (c == ',' || c == ']') {
         ++cur.pos;
         return c == ',';
     }
     fail(fmt::format("expected ',' or ']' after {}, found '{}'", after.en, cur.rest()),
-         fmt::format("{}之后应为 ',' 或 ']'，却是 '{}'", after.zh, cur.rest()));
+         fmt::format("{} 之后应为 ',' 或 ']'，却是 '{}'", after.zh, cur.rest()));
 }
 
 // A bracketed list of numbers; the cursor is on its '['. `row` names it inside a matrix.

@@ -318,6 +318,13 @@ TEST_CASE("a reference of the wrong kind is the grader's fault and costs nothing
     CHECK(grade("3", Value(parse_real<Real>("2.5")), AnswerKind::integer).verdict == Verdict::grader_fault);
 }
 
+TEST_CASE("a non-finite reference is the grader's fault") {
+    Value nan_reference(Vector<Real>{Real(1), Real(0) / Real(0)});
+    PartResult r = grade("[1.000000, 0.000000]", nan_reference, AnswerKind::vector);
+    CHECK(r.verdict == Verdict::grader_fault);
+    CHECK(r.message.en == "grader fault: the reference answer is not finite; this costs no points");
+}
+
 TEST_CASE("an unparseable part carries the issue's line and message") {
     ProgramOutput out = parse_program_output("\ndot = 0.5.1\n");
     REQUIRE(out.issues.size() == 1);

@@ -136,7 +136,7 @@ std::string word(const Values& answers, const std::string& name) { return part<C
 TEST_CASE("reference solutions cover every ch25 exercise file, with its answer names and kinds") {
     std::set<std::string> ids;
     for (const auto& entry : fs::directory_iterator(exercise_dir)) {
-        if (entry.path().extension() != ".json") continue;
+        if (entry.path().extension() != ".json" || entry.path().filename() == "chapter.json") continue;
         const std::string id = entry.path().stem().string();
         ids.insert(id);
         CAPTURE(id);
