@@ -36,15 +36,19 @@ int list(const Context& context, bool as_json) {
         fmt::print("{}\n", nlohmann::ordered_json{{"exercises", all}}.dump(2));
         return 0;
     }
-    std::size_t width = 0;
-    for (const Exercise& e : workspace.exercises().all()) width = std::max(width, e.id.size());
     const Lang lang = context.lang;
-    fmt::print("{:<{}}  {:<5}  {:<15}  {:<11}  {:>6}  {:<11}  {}\n", "id", width, tr(lang, "ch.", "章"),
-               tr(lang, "kind", "类型"), tr(lang, "section", "小节"), tr(lang, "points", "分值"), tr(lang, "status", "状态"),
-               tr(lang, "title", "标题"));
+    std::size_t id_w = 2, chapter_w = 5, section_w = 7;
+    for (const Exercise& e : workspace.exercises().all()) {
+        id_w = std::max(id_w, e.id.size());
+        chapter_w = std::max(chapter_w, e.chapter.size());
+        section_w = std::max(section_w, e.section.size());
+    }
+    fmt::print("{:<{}}  {:<{}}  {:<15}  {:<{}}  {:>6}  {:<11}  {}\n", "id", id_w, tr(lang, "chapter", "章"), chapter_w,
+               tr(lang, "kind", "类型"), tr(lang, "section", "小节"), section_w, tr(lang, "points", "分值"),
+               tr(lang, "status", "状态"), tr(lang, "title", "标题"));
     for (const Exercise& e : workspace.exercises().all())
-        fmt::print("{:<{}}  {:<5}  {:<15}  {:<11}  {:>6g}  {:<11}  {}\n", e.id, width, e.chapter, e.kind, e.section,
-                   e.max_score(), workspace.last_status(e.id), e.title.in(lang));
+        fmt::print("{:<{}}  {:<{}}  {:<15}  {:<{}}  {:>6g}  {:<11}  {}\n", e.id, id_w, e.chapter, chapter_w, e.kind,
+                   e.section, section_w, e.max_score(), workspace.last_status(e.id), e.title.in(lang));
     return 0;
 }
 

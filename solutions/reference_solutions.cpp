@@ -1,5 +1,6 @@
 #include "exercise.hpp"
 #include "ch25/references.hpp"
+#include "gqa_long_context/references.hpp"
 
 namespace blockcheck {
 
@@ -17,6 +18,24 @@ const std::map<std::string, ReferenceSolution>& reference_solutions() {
         {"swiglu_identity_down", swiglu_identity_down},
         {"swiglu_matched_budget", swiglu_matched_budget},
         {"max_sequence_slots", max_sequence_slots},
+        // companion: GQA, the KV cache, long-context RoPE and the LLaMA block
+        {"rotating_stamp", rotating_stamp},
+        {"stamp_relative_position", stamp_relative_position},
+        {"position_interpolation", position_interpolation},
+        {"interpolation_every_frequency", interpolation_every_frequency},
+        {"ntk_aware_scaling", ntk_aware_scaling},
+        {"ntk_vs_linear", ntk_vs_linear},
+        {"gqa_groups", gqa_groups},
+        {"kv_cache_sizes", kv_cache_sizes},
+        {"kv_cache_budget", kv_cache_budget},
+        {"llama_ffn_width", llama_ffn_width},
+        {"llama_block_parameters", llama_block_parameters},
+        {"llama_block_tiny", llama_block_tiny},
+        {"block_position_shift", block_position_shift},
+        {"rope_attention_demo", rope_attention_demo},
+        {"rope_write_back_layout", rope_write_back_layout},
+        {"misconceptions_by_numbers", misconceptions_by_numbers},
+        {"interview_questions", interview_questions},
     };
     return all;
 }

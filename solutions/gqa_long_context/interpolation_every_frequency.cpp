@@ -1,0 +1,33 @@
+// Position Interpolation on a multi-frequency plan: every pair slows down by the same factor.
+#include "solutions/gqa_long_context/references.hpp"
+
+namespace blockcheck {
+
+Values interpolation_every_frequency(const Inputs& in) {
+    const Real& base = companion::positive_number(in, "base");
+    const Real& factor = companion::positive_number(in, "factor");
+    const Count head_dim = companion::positive_count(in, "head_dim");
+    const Real position(companion::integer_at_least(in, "position", 0));
+    if (head_dim % 2 != 0) throw InputError("input 'head_dim' should be even");
+
+    const Rope<Real> plain = make_rope(base, head_dim, RopeScaling<Real>{}, RopeLayout::interleaved);
+    const Rope<Real> linear =
+        make_rope(base, head_dim, RopeScaling<Real>{RopeScalingType::linear, factor}, RopeLayout::interleaved);
+    const Vector<Real> speed = companion::radians_per_position(plain);
+    const Vector<Real> linear_speed = companion::radians_per_position(linear);
+    Vector<Real> angles(speed.size()), linear_angles(speed.size());
+    for (std::size_t i = 0; i < speed.size(); ++i) {
+        angles[i] = rope_angle(plain, i, position);
+        linear_angles[i] = rope_angle(linear, i, position);
+    }
+    return {
+        {"inverse_frequencies", plain.inverse_frequencies},
+        {"interpolated_inverse_frequencies", linear_speed},
+        {"angles", angles},
+        {"interpolated_angles", linear_angles},
+        {"slowdown", companion::ratios(speed, linear_speed)},
+        {"which_pairs_slow_down", companion::choice("B")},  // every pair, by the same factor
+    };
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,29 @@
+// How many sequences fit in a memory budget for their KV cache: MHA against GQA and MQA.
+#include "solutions/gqa_long_context/references.hpp"
+
+namespace blockcheck {
+
+Values kv_cache_budget(const Inputs& in) {
+    const Count layers = companion::positive_count(in, "layers");
+    const Count query_heads = companion::positive_count(in, "query_heads");
+    const Count kv_heads = companion::positive_count(in, "kv_heads");
+    const Count head_dim = companion::positive_count(in, "head_dim");
+    const Count sequence = companion::positive_count(in, "sequence");
+    const Count bytes = companion::positive_count(in, "bytes_per_element");
+    const Count budget = companion::positive_count(in, "budget_gib") << 30;  // GiB -> bytes
+    if (query_heads % kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
+
+    // One sequence is a batch of one; whole sequences only.
+    const Count mha = kv_cache_bytes(layers, query_heads, head_dim, sequence, 1, bytes);
+    const Count gqa = kv_cache_bytes(layers, kv_heads, head_dim, sequence, 1, bytes);
+    const Count mqa = kv_cache_bytes(layers, 1, head_dim, sequence, 1, bytes);
+    return {
+        {"mha_bytes_per_sequence", companion::count(mha)},
+        {"gqa_bytes_per_sequence", companion::count(gqa)},
+        {"mha_max_batch", companion::count(budget / mha)},
+        {"gqa_max_batch", companion::count(budget / gqa)},
+        {"mqa_max_batch", companion::count(budget / mqa)},
+    };
+}
+
+}  // namespace blockcheck

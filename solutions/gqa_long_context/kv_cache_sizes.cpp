@@ -1,0 +1,31 @@
+// The KV cache of MHA, GQA and MQA on one configuration, in bytes and as ratios.
+#include "solutions/gqa_long_context/references.hpp"
+
+namespace blockcheck {
+
+Values kv_cache_sizes(const Inputs& in) {
+    const Count layers = companion::positive_count(in, "layers");
+    const Count query_heads = companion::positive_count(in, "query_heads");
+    const Count kv_heads = companion::positive_count(in, "kv_heads");
+    const Count head_dim = companion::positive_count(in, "head_dim");
+    const Count sequence = companion::positive_count(in, "sequence");
+    const Count batch = companion::positive_count(in, "batch");
+    const Count bytes = companion::positive_count(in, "bytes_per_element");
+    if (query_heads % kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
+
+    // MHA keeps one K/V head per query head, MQA one for all of them.
+    const Count mha = kv_cache_bytes(layers, query_heads, head_dim, sequence, batch, bytes);
+    const Count gqa = kv_cache_bytes(layers, kv_heads, head_dim, sequence, batch, bytes);
+    const Count mqa = kv_cache_bytes(layers, 1, head_dim, sequence, batch, bytes);
+    const Real gib = Real(static_cast<unsigned long long>(Count(1) << 30));
+    return {
+        {"mha_kv_cache_bytes", companion::count(mha)},
+        {"gqa_kv_cache_bytes", companion::count(gqa)},
+        {"mqa_kv_cache_bytes", companion::count(mqa)},
+        {"mha_to_gqa_ratio", Real(static_cast<unsigned long long>(mha)) / Real(static_cast<unsigned long long>(gqa))},
+        {"gqa_to_mqa_ratio", Real(static_cast<unsigned long long>(gqa)) / Real(static_cast<unsigned long long>(mqa))},
+        {"gqa_kv_cache_gib", Real(static_cast<unsigned long long>(gqa)) / gib},
+    };
+}
+
+}  // namespace blockcheck

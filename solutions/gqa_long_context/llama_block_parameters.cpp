@@ -1,0 +1,26 @@
+// Where the parameters of one LLaMA block live: attention, the SwiGLU FFN, the two norms.
+#include "solutions/gqa_long_context/references.hpp"
+
+namespace blockcheck {
+
+Values llama_block_parameters(const Inputs& in) {
+    const Count hidden = companion::positive_count(in, "hidden_size");
+    const Count query_heads = companion::positive_count(in, "query_heads");
+    const Count kv_heads = companion::positive_count(in, "kv_heads");
+    const Count head_dim = companion::positive_count(in, "head_dim");
+    const Count multiple = companion::positive_count(in, "multiple_of");
+    if (query_heads % kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
+
+    const Count ffn_hidden = llama_ffn_hidden(hidden, multiple);
+    const BlockParameters p = block_parameters(hidden, query_heads, kv_heads, head_dim, ffn_hidden);
+    return {
+        {"ffn_hidden_size", companion::count(ffn_hidden)},
+        {"attention_parameters", companion::count(p.attention())},
+        {"ffn_parameters", companion::count(p.ffn())},
+        {"norm_parameters", companion::count(p.norms())},
+        {"block_parameters", companion::count(p.total())},
+        {"ffn_share", Real(static_cast<unsigned long long>(p.ffn())) / Real(static_cast<unsigned long long>(p.total()))},
+    };
+}
+
+}  // namespace blockcheck

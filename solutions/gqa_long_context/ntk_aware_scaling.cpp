@@ -1,0 +1,30 @@
+// NTK-aware scaling: a larger base leaves the fastest pair alone and slows the slowest pair
+// by exactly the factor s.
+#include "solutions/gqa_long_context/references.hpp"
+
+namespace blockcheck {
+
+Values ntk_aware_scaling(const Inputs& in) {
+    const Real& base = companion::positive_number(in, "base");
+    const Real& factor = companion::positive_number(in, "factor");
+    const Count head_dim = companion::positive_count(in, "head_dim");
+    if (head_dim % 2 != 0 || head_dim < 4) throw InputError("input 'head_dim' should be even and at least 4");
+
+    const Rope<Real> plain = make_rope(base, head_dim, RopeScaling<Real>{}, RopeLayout::interleaved);
+    const Rope<Real> ntk =
+        make_rope(base, head_dim, RopeScaling<Real>{RopeScalingType::ntk, factor}, RopeLayout::interleaved);
+    const Rope<Real> linear =
+        make_rope(base, head_dim, RopeScaling<Real>{RopeScalingType::linear, factor}, RopeLayout::interleaved);
+    const std::size_t last = plain.inverse_frequencies.size() - 1;
+    return {
+        {"ntk_base", ntk_base(base, factor, head_dim)},
+        {"first_inverse_frequency", rope_angle(plain, 0, Real(1))},
+        {"last_inverse_frequency", rope_angle(plain, last, Real(1))},
+        {"ntk_first_inverse_frequency", rope_angle(ntk, 0, Real(1))},
+        {"ntk_last_inverse_frequency", rope_angle(ntk, last, Real(1))},
+        {"last_pair_slowdown", rope_angle(plain, last, Real(1)) / rope_angle(ntk, last, Real(1))},
+        {"linear_first_inverse_frequency", rope_angle(linear, 0, Real(1))},
+    };
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,30 @@
+// Linear interpolation and NTK-aware scaling compared pair by pair.
+#include "solutions/gqa_long_context/references.hpp"
+
+namespace blockcheck {
+
+Values ntk_vs_linear(const Inputs& in) {
+    const Real& base = companion::positive_number(in, "base");
+    const Real& factor = companion::positive_number(in, "factor");
+    const Count head_dim = companion::positive_count(in, "head_dim");
+    if (head_dim % 2 != 0 || head_dim < 4) throw InputError("input 'head_dim' should be even and at least 4");
+
+    const Rope<Real> plain = make_rope(base, head_dim, RopeScaling<Real>{}, RopeLayout::interleaved);
+    const Rope<Real> linear =
+        make_rope(base, head_dim, RopeScaling<Real>{RopeScalingType::linear, factor}, RopeLayout::interleaved);
+    const Rope<Real> ntk =
+        make_rope(base, head_dim, RopeScaling<Real>{RopeScalingType::ntk, factor}, RopeLayout::interleaved);
+    const Vector<Real> speed = companion::radians_per_position(plain);
+    const Vector<Real> linear_speed = companion::radians_per_position(linear);
+    const Vector<Real> ntk_speed = companion::radians_per_position(ntk);
+    return {
+        {"inverse_frequencies", speed},
+        {"linear_inverse_frequencies", linear_speed},
+        {"ntk_inverse_frequencies", ntk_speed},
+        {"linear_slowdown", companion::ratios(speed, linear_speed)},
+        {"ntk_slowdown", companion::ratios(speed, ntk_speed)},  // s^(2i/(d-2))
+        {"keeps_fastest_pair", companion::choice("B")},        // NTK-aware only
+    };
+}
+
+}  // namespace blockcheck

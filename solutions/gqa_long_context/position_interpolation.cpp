@@ -1,0 +1,23 @@
+// Position Interpolation: squeeze target_positions into the trained range by dividing every
+// position by target / trained before it turns the stamp.
+#include "solutions/gqa_long_context/references.hpp"
+
+namespace blockcheck {
+
+Values position_interpolation(const Inputs& in) {
+    const Real trained(companion::integer_at_least(in, "trained_positions", 1));
+    const Real target(companion::integer_at_least(in, "target_positions", 1));
+    const Real position(companion::integer_at_least(in, "position", 0));
+    const Real factor = target / trained;  // s
+    const Rope<Real> rope = companion::stamp_rope(in);
+    const Rope<Real> squeezed = companion::interpolated(rope, factor);
+    return {
+        {"interpolation_factor", factor},
+        {"neighbour_angle_degrees", companion::degrees(rope_angle(squeezed, 0, Real(1)))},
+        {"landed_position", position / squeezed.position_divisor},
+        {"landed_angle_degrees", companion::degrees(rope_angle(squeezed, 0, position))},
+        {"unscaled_angle_degrees", companion::degrees(rope_angle(rope, 0, position))},
+    };
+}
+
+}  // namespace blockcheck

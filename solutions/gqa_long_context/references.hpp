@@ -1,0 +1,115 @@
+// Reference solutions of the companion chapter on GQA, the KV cache, long-context RoPE and
+// the LLaMA block: one function per exercise, named as the exercise id
+// (data/exercises/gqa_long_context/<id>.json). Each computes every answer from its inputs
+// through the block at 50 digits; no expected value is typed in. Conceptual true/false and
+// choice answers are the facts the companion argues, explained in the exercise files.
+#pragma once
+
+#include "solutions/block/counts.hpp"
+#include "solutions/block/rope.hpp"
+#include "solutions/exercise.hpp"
+
+#include <utility>
+
+namespace blockcheck {
+
+// The rotating stamp (30 degrees a position).
+Values rotating_stamp(const Inputs& in);                 // worked example
+Values stamp_relative_position(const Inputs& in);
+
+// Long context: Position Interpolation and NTK-aware scaling.
+Values position_interpolation(const Inputs& in);         // worked example
+Values interpolation_every_frequency(const Inputs& in);
+Values ntk_aware_scaling(const Inputs& in);              // worked example
+Values ntk_vs_linear(const Inputs& in);
+
+// GQA and the KV cache.
+Values gqa_groups(const Inputs& in);                     // worked example
+Values kv_cache_sizes(const Inputs& in);                 // worked example
+Values kv_cache_budget(const Inputs& in);
+
+// SwiGLU's cost and LLaMA's FFN width.
+Values llama_ffn_width(const Inputs& in);                // worked example
+Values llama_block_parameters(const Inputs& in);
+
+// The LLaMA block on a tiny configuration.
+Values llama_block_tiny(const Inputs& in);               // worked example
+Values block_position_shift(const Inputs& in);
+
+// The companion's Python demo: RoPE then plain softmax attention.
+Values rope_attention_demo(const Inputs& in);            // worked example
+Values rope_write_back_layout(const Inputs& in);
+
+// Misconceptions and interview questions.
+Values misconceptions_by_numbers(const Inputs& in);
+Values interview_questions(const Inputs& in);
+
+// Small helpers shared by the companion's references.
+namespace companion {
+
+inline Value boolean(bool b) { return Value(std::in_place_type<bool>, b); }
+inline Value choice(const char* letter) { return Value(Choice{letter}); }
+inline Value count(Count n) { return Value(Real(static_cast<unsigned long long>(n))); }
+
+inline Real radians(const Real& degrees) { return degrees * pi<Real>() / Real(180); }
+inline Real degrees(const Real& radians) { return radians * Real(180) / pi<Real>(); }
+
+// A whole-number input that must be at least `least` (widths, sizes, positions).
+inline long integer_at_least(const Inputs& in, const std::string& name, long least) {
+    long n = in.integer(name);
+    if (n < least) throw InputError("input '" + name + "' should be a whole number of at least " + std::to_string(least));
+    return n;
+}
+inline Count positive_count(const Inputs& in, const std::string& name) {
+    return static_cast<Count>(integer_at_least(in, name, 1));
+}
+
+// A positive number input (bases and factors).
+inline const Real& positive_number(const Inputs& in, const std::string& name) {
+    const Real& x = in.number(name);
+    if (x <= 0) throw InputError("input '" + name + "' should be positive");
+    return x;
+}
+
+// A 2-D arrow (one RoPE coordinate pair).
+inline const Vector<Real>& pair_input(const Inputs& in, const std::string& name) {
+    const Vector<Real>& v = in.vector(name);
+    if (v.size() != 2) throw InputError("input '" + name + "' should be a vector of two coordinates");
+    return v;
+}
+
+// The one-pair teaching plan turning `angle_degrees` a position.
+inline Rope<Real> stamp_rope(const Inputs& in) { return fixed_angle_rope(radians(in.number("angle_degrees"))); }
+
+// Position Interpolation on a plan: positions are divided by the factor before they turn
+// anything, which is what make_rope does for RopeScalingType::linear.
+inline Rope<Real> interpolated(Rope<Real> rope, const Real& factor) {
+    rope.position_divisor = factor;
+    return rope;
+}
+
+// Every pair's turn for one step of position: inv_freq_i / divisor, in radians.
+inline Vector<Real> radians_per_position(const Rope<Real>& rope) {
+    Vector<Real> speed(rope.inverse_frequencies.size());
+    for (std::size_t i = 0; i < speed.size(); ++i) speed[i] = rope_angle(rope, i, Real(1));
+    return speed;
+}
+
+// Element by element a / b.
+inline Vector<Real> ratios(const Vector<Real>& a, const Vector<Real>& b) {
+    Vector<Real> r(a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) r[i] = a[i] / b[i];
+    return r;
+}
+
+// Two results agree far below any printed digit (relative to their size).
+inline bool same_values(const std::vector<Real>& a, const std::vector<Real>& b) {
+    if (a.size() != b.size()) return false;
+    using std::abs;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (abs(a[i] - b[i]) > Real("1e-40") * (Real(1) + abs(a[i]))) return false;
+    return true;
+}
+
+}  // namespace companion
+}  // namespace blockcheck

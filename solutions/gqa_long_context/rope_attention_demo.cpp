@@ -1,0 +1,18 @@
+// The companion's Python demo: rope_embed on q and k (pairs read interleaved, written back as
+// two halves side by side), then softmax attention over all positions, no causal mask.
+#include "solutions/gqa_long_context/attention_demo.hpp"
+
+namespace blockcheck {
+
+Values rope_attention_demo(const Inputs& in) {
+    const companion::AttentionDemo d = companion::read_attention_demo(in);
+    const Matrix<Real> q = companion::halves_side_by_side(companion::rotate_interleaved(d.q, d.rope), d.head_dim);
+    const Matrix<Real> k = companion::halves_side_by_side(companion::rotate_interleaved(d.k, d.rope), d.head_dim);
+    return {
+        {"q_rotated", q},
+        {"k_rotated", k},
+        {"attention_output", companion::full_attention(q, k, d.v, d.heads, d.head_dim)},
+    };
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,24 @@
+// Writing the rotated pairs back in place instead of as two halves: Q and K change, the
+// attention output does not (the same permutation of Q and K leaves every dot product).
+#include "solutions/gqa_long_context/attention_demo.hpp"
+
+namespace blockcheck {
+
+Values rope_write_back_layout(const Inputs& in) {
+    const companion::AttentionDemo d = companion::read_attention_demo(in);
+    const Matrix<Real> q_in_place = companion::rotate_interleaved(d.q, d.rope);
+    const Matrix<Real> k_in_place = companion::rotate_interleaved(d.k, d.rope);
+    const Matrix<Real> q_halves = companion::halves_side_by_side(q_in_place, d.head_dim);
+    const Matrix<Real> k_halves = companion::halves_side_by_side(k_in_place, d.head_dim);
+    const Matrix<Real> out_in_place = companion::full_attention(q_in_place, k_in_place, d.v, d.heads, d.head_dim);
+    const Matrix<Real> out_halves = companion::full_attention(q_halves, k_halves, d.v, d.heads, d.head_dim);
+    return {
+        {"q_interleaved", q_in_place},
+        {"attention_output_interleaved", out_in_place},
+        {"q_changes", companion::boolean(!companion::same_values(q_in_place.values, q_halves.values))},
+        {"output_changes", companion::boolean(!companion::same_values(out_in_place.values, out_halves.values))},
+        {"why", companion::choice("A")},  // Q and K are permuted alike; a dot product ignores the order
+    };
+}
+
+}  // namespace blockcheck

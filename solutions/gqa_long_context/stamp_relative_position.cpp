@@ -1,0 +1,27 @@
+// Moving both stamped arrows by the same number of positions leaves their dot product as it
+// was: (R_{m θ} q) · (R_{n θ} k) = q · R_{(n-m) θ} k.
+#include "solutions/gqa_long_context/references.hpp"
+
+namespace blockcheck {
+
+Values stamp_relative_position(const Inputs& in) {
+    const Rope<Real> rope = companion::stamp_rope(in);
+    const Vector<Real>& query = companion::pair_input(in, "query");
+    const Vector<Real>& key = companion::pair_input(in, "key");
+    const Real m(companion::integer_at_least(in, "query_position", 0));
+    const Real n(companion::integer_at_least(in, "key_position", 0));
+    const Real shift(companion::integer_at_least(in, "shift", 0));
+
+    auto stamped_dot = [&](const Real& query_at, const Real& key_at) {
+        return dot<Real>(rope_rotate(query, rope, query_at), rope_rotate(key, rope, key_at));
+    };
+    return {
+        {"dot", stamped_dot(m, n)},
+        {"shifted_dot", stamped_dot(m + shift, n + shift)},
+        // the query left where it is, the key turned by the difference alone
+        {"relative_dot", stamped_dot(Real(0), n - m)},
+        {"dot_depends_on", companion::choice("B")},  // only the position difference n - m
+    };
+}
+
+}  // namespace blockcheck

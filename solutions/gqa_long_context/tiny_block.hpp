@@ -1,0 +1,77 @@
+// The LLaMA block exercises' inputs: a tiny configuration, its weights and the input rows.
+#pragma once
+
+#include "solutions/block/block.hpp"
+#include "solutions/gqa_long_context/references.hpp"
+
+namespace blockcheck::companion {
+
+struct TinyBlock {
+    BlockConfig<Real> config;
+    BlockWeights<Real> weights;
+    Matrix<Real> x;  // [T, C], the rows at positions 0 .. T-1
+};
+
+namespace detail {
+inline void expect_shape(const Matrix<Real>& m, std::size_t rows, std::size_t cols, const char* name) {
+    if (m.rows != rows || m.cols != cols)
+        throw InputError(std::string("input '") + name + "' should be a " + std::to_string(rows) + "x" +
+                         std::to_string(cols) + " matrix");
+}
+inline void expect_length(const Vector<Real>& v, std::size_t length, const char* name) {
+    if (v.size() != length)
+        throw InputError(std::string("input '") + name + "' should have " + std::to_string(length) + " entries");
+}
+}  // namespace detail
+
+// Reads the configuration (query_heads, kv_heads, head_dim, rms_norm_eps, rope_theta), the
+// weights (attn_norm, w_q, w_k, w_v, w_o, ffn_norm, w_gate, w_up, w_down) and x. The hidden
+// size is x's width and the FFN width w_gate's; every shape is checked against them.
+inline TinyBlock read_tiny_block(const Inputs& in) {
+    TinyBlock b;
+    b.x = in.matrix("x");
+    BlockConfig<Real>& c = b.config;
+    c.hidden_size = b.x.cols;
+    c.query_heads = static_cast<std::size_t>(integer_at_least(in, "query_heads", 1));
+    c.kv_heads = static_cast<std::size_t>(integer_at_least(in, "kv_heads", 1));
+    c.head_dim = static_cast<std::size_t>(integer_at_least(in, "head_dim", 2));
+    c.rms_norm_eps = in.number("rms_norm_eps");
+    c.rope_theta = positive_number(in, "rope_theta");
+    c.rope_layout = RopeLayout::interleaved;  // pairs (2i, 2i+1), as Meta's LLaMA code
+    c.pre_norm = true;
+    if (c.query_heads % c.kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
+    if (c.head_dim % 2 != 0) throw InputError("input 'head_dim' should be even");
+    if (c.rms_norm_eps < 0) throw InputError("input 'rms_norm_eps' should not be negative");
+
+    BlockWeights<Real>& w = b.weights;
+    w.attn_norm = in.vector("attn_norm");
+    w.q = in.matrix("w_q");
+    w.k = in.matrix("w_k");
+    w.v = in.matrix("w_v");
+    w.o = in.matrix("w_o");
+    w.ffn_norm = in.vector("ffn_norm");
+    w.gate = in.matrix("w_gate");
+    w.up = in.matrix("w_up");
+    w.down = in.matrix("w_down");
+    c.ffn_hidden_size = w.gate.cols;
+
+    const std::size_t C = c.hidden_size, F = c.ffn_hidden_size;
+    detail::expect_length(w.attn_norm, C, "attn_norm");
+    detail::expect_length(w.ffn_norm, C, "ffn_norm");
+    detail::expect_shape(w.q, C, c.query_heads * c.head_dim, "w_q");
+    detail::expect_shape(w.k, C, c.kv_heads * c.head_dim, "w_k");
+    detail::expect_shape(w.v, C, c.kv_heads * c.head_dim, "w_v");
+    detail::expect_shape(w.o, c.query_heads * c.head_dim, C, "w_o");
+    detail::expect_shape(w.up, C, F, "w_up");
+    detail::expect_shape(w.down, F, C, "w_down");
+    return b;
+}
+
+// One named value of a block trace ("N", "R", "M", "output").
+inline const Matrix<Real>& traced(const Trace<Real>& trace, const std::string& name) {
+    for (const auto& [key, value] : trace)
+        if (key == name) return value;
+    throw std::logic_error("the block's trace has no '" + name + "'");
+}
+
+}  // namespace blockcheck::companion
