@@ -21,10 +21,13 @@ struct Context {
 void add_forward_command(CLI::App& app, Context& context);
 void add_compare_command(CLI::App& app, Context& context);
 void add_bench_command(CLI::App& app, Context& context);
+void add_rerun_command(CLI::App& app, Context& context);
+void add_verify_command(CLI::App& app, Context& context);
 void add_check_command(CLI::App& app, Context& context);
 void add_list_command(CLI::App& app, Context& context);
 void add_show_commands(CLI::App& app, Context& context);
 void add_run_command(CLI::App& app, Context& context);
+void add_grade_command(CLI::App& app, Context& context);
 
 // `blockcheck` with no command: check every exercise.
 int run_default_check(const Context& context);

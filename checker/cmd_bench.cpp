@@ -1,5 +1,6 @@
 // `blockcheck bench`: the block's forward in double and at 50 digits side by side, how close
 // the 50-digit path is to its own floor, and what each big-number backend costs per operation.
+#include "batch.hpp"
 #include "block_case.hpp"
 #include "cli.hpp"
 
@@ -138,9 +139,21 @@ int bench(const std::filesystem::path& root, bool as_json, Lang lang) {
 
 void add_bench_command(CLI::App& app, Context& context) {
     auto as_json = std::make_shared<bool>(false);
+    auto grading = std::make_shared<std::size_t>(200);
     CLI::App* cmd = app.add_subcommand("bench", "print the benchmark figures (ratios side by side in one run)");
     cmd->add_flag("--json", *as_json, "print the figures as JSON");
-    cmd->callback([&context, as_json] { context.run = [&context, as_json] { return bench(context.root, *as_json, context.lang); }; });
+    CLI::Option* grading_option =
+        cmd->add_option("--grading", *grading,
+                        "instead: batch grading of N synthetic submissions (default 200), cold then unchanged, with 2 jobs")
+            ->expected(0, 1);
+    cmd->callback([&context, as_json, grading, grading_option] {
+        const bool batch = grading_option->count() > 0;
+        context.run = [&context, as_json, grading, batch] {
+            // A bare --grading (CLI11 then leaves 0) means the default class of 200.
+            if (batch) return grading_bench(context.root, *grading == 0 ? 200 : *grading, *as_json, context.lang);
+            return bench(context.root, *as_json, context.lang);
+        };
+    });
 }
 
 }  // namespace blockcheck

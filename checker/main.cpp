@@ -34,9 +34,12 @@ int main(int argc, char** argv) {
     add_list_command(app, context);
     add_show_commands(app, context);
     add_run_command(app, context);
+    add_grade_command(app, context);
     add_forward_command(app, context);
     add_compare_command(app, context);
     add_bench_command(app, context);
+    add_rerun_command(app, context);
+    add_verify_command(app, context);
 
     try {
         app.parse(argc, argv);

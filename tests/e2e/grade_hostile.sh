@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# End to end, `blockcheck grade` on a class with a hostile student for every way a program can
+# misbehave (tests/hostile/*.cpp, one exercise each, the rest solved) and two hostile archives:
+# each case is contained, classified, and costs exactly its own exercise; the honest students'
+# scores do not move; nothing is written outside the jail; nobody sees anybody else's files;
+# the class files are well formed.
+set -euo pipefail
+blockcheck="$1"; root="$2"
+ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
+# Chapter 25 only: its ten exercises, 49 points.
+mkdir -p "$ws/data/exercises" && cp -r "$root/data/exercises/ch25" "$ws/data/exercises/" && cp -r "$root/chapters" "$ws/"
+export BLOCKCHECK_ROOT="$ws" LANG=C
+fail() { echo "FAIL: $*" >&2; exit 1; }
+subs="$ws/submissions"; out="$ws/grades"
+solved="$root/tests/solved/ch25"; hostile="$root/tests/hostile"
+mkdir -p "$subs"
+
+# The points of each exercise, from its definition.
+points() { awk '/"points"/ { gsub(/[^0-9.]/, "", $2); s += $2 } END { print s }' "$ws/data/exercises/ch25/$1.json"; }
+total=0; for f in "$ws"/data/exercises/ch25/*.json; do
+    [[ $(basename "$f") == chapter.json ]] && continue
+    total=$((total + $(points "$(basename "$f" .json)")))
+done
+[[ $total == 49 ]] || fail "the chapter should be worth 49 points, got $total"
+
+# A student with every exercise solved, except `slot` replaced by a hostile program.
+student() {  # student ID [HOSTILE SLOT]
+    mkdir -p "$subs/$1/chapters/ch25"
+    cp "$solved"/*.cpp "$subs/$1/chapters/ch25/"
+    if [[ $# -eq 3 ]]; then cp "$hostile/$2.cpp" "$subs/$1/chapters/ch25/$3.cpp"; fi
+}
+declare -A slot=(
+    [loop]="infinite_loop rope_quarter_turn_table"      [sleeper]="sleeper swiglu_identity_down"
+    [forker]="fork_storm ffn_parameter_counts"          [hog]="memory_hog max_sequence_slots"
+    [flood]="output_flood rms_norm_shift"               [segv]="segfault rms_norm_vs_layer_norm"
+    [aborter]="abort rope_later_positions"              [stack]="stack_overflow swiglu_matched_budget"
+    [badcompile]="compile_error swiglu_ffn_2d"          [bomb]="template_bomb rms_norm_zero_row"
+    [garbage]="binary_garbage swiglu_ffn_2d"            [absurd]="absurd_numbers swiglu_ffn_2d"
+    [hunter]="fs_hunter rms_norm_zero_row"              [escaper]="escape_writer rms_norm_shift"
+)
+for id in "${!slot[@]}"; do student "$id" ${slot[$id]}; done
+
+# Honest students: a folder (with a secret others must not see) and a tar.gz; untouched templates.
+student honest_dir
+echo "// BLOCKCHECK-SECRET of honest_dir" >> "$subs/honest_dir/chapters/ch25/rms_norm_zero_row.cpp"
+echo "BLOCKCHECK-SECRET" > "$subs/honest_dir/secret.txt"
+mkdir -p "$ws/tgz/honest_tgz" && cp "$solved"/*.cpp "$ws/tgz/honest_tgz/"
+tar -czf "$subs/honest_tgz.tar.gz" -C "$ws/tgz" honest_tgz
+mkdir -p "$subs/templates" && cp -r "$ws/chapters" "$subs/templates/"
+
+# Hostile archives: a ../ entry, and links pointing out.
+mkdir -p "$ws/evil/inner" && cp "$solved"/*.cpp "$ws/evil/inner/"
+echo "int main() {}" > "$ws/evil/escaped-dotdot.cpp"
+(cd "$ws/evil/inner" && tar -czPf "$subs/dotdot.tar.gz" ../escaped-dotdot.cpp ./*.cpp)
+rm "$ws/evil/escaped-dotdot.cpp"
+mkdir -p "$ws/links/linkout" && cp "$solved"/*.cpp "$ws/links/linkout/"
+ln -sf /etc/passwd "$ws/links/linkout/swiglu_ffn_2d.cpp"
+ln -sf ../../honest_dir/chapters/ch25/rms_norm_zero_row.cpp "$ws/links/linkout/rms_norm_zero_row.cpp"
+tar -czf "$subs/linkout.tar.gz" -C "$ws/links" linkout
+
+status=0
+"$blockcheck" grade "$subs" --out "$out" --variants --jobs 2 --cpu 1 --wall 2 --compile-wall 10 > "$ws/log.txt" 2>&1 || status=$?
+cat "$ws/log.txt"
+[[ $status == 0 ]] || fail "grade should exit 0, got $status"
+
+# The outputs, exactly.
+[[ "$(ls "$out" | tr '\n' ' ')" == "gradebook.csv gradescope junit.xml results summary.txt " ]] || fail "unexpected outputs: $(ls "$out")"
+[[ $(ls "$out/results" | wc -l) == 19 && $(ls "$out/gradescope" | wc -l) == 19 ]] || fail "19 results and 19 Gradescope files expected"
+
+score() { tr -d '\r' < "$out/gradebook.csv" | awk -F, -v id="$1" '$1 == id { print $NF }'; }
+# The distinct verdicts of one exercise's parts in a student's results.
+verdicts() {
+    awk -v ex="$2" '/^      "id": "/ { split($0, q, "\""); cur = q[4] }
+                    /^          "verdict": "/ { split($0, q, "\""); if (cur == ex) print q[4] }' "$out/results/$1.json" | sort -u | tr '\n' ' '
+}
+expect_verdict() {  # expect_verdict ID EXERCISE "VERDICTS..." : the parts' verdicts are among these
+    local got; got="$(verdicts "$1" "$2")"
+    [[ -n "$got" ]] || fail "$1/$2: no verdicts"
+    for v in $got; do [[ " $3 " == *" $v "* ]] || fail "$1/$2: verdict $v, expected one of: $3"; done
+    echo "  $1: $2 -> $got(score $(score "$1")/49)"
+}
+echo "hostile corpus:"
+declare -A expected=(
+    [loop]="timed_out" [sleeper]="timed_out" [forker]="missing" [hog]="crashed" [flood]="output_limit"
+    [segv]="crashed" [aborter]="crashed" [stack]="crashed" [badcompile]="compile_error" [bomb]="compile_error"
+    [garbage]="missing unparseable wrong" [absurd]="wrong unparseable too_few_digits"
+    [hunter]="missing timed_out" [escaper]="missing"
+)
+for id in $(echo "${!slot[@]}" | tr ' ' '\n' | sort); do
+    set -- ${slot[$id]}
+    expect_verdict "$id" "$2" "${expected[$id]}"
+    # Costing exactly its own exercise: everything else is correct.
+    want=$((49 - $(points "$2")))
+    [[ "$(score "$id")" == "$want" ]] || fail "$id should score $want (49 minus $2), got $(score "$id")"
+done
+for id in honest_dir honest_tgz; do [[ "$(score "$id")" == 49 ]] || fail "$id should score 49, got $(score "$id")"; done
+[[ "$(score templates)" == 0 ]] || fail "templates should score 0"
+for id in dotdot linkout; do
+    grep -q '"status": "bad_submission"' "$out/results/$id.json" || fail "$id should be a bad submission"
+    [[ "$(score "$id")" == 0 ]] || fail "$id should score 0"
+done
+grep -q "leaves the submission folder" "$out/results/dotdot.json" || fail "dotdot: the error should name the ../ entry"
+grep -q "outside the submission" "$out/results/linkout.json" || fail "linkout: the error should name the link"
+echo "  dotdot: $(grep -o '"error": "[^"]*"' "$out/results/dotdot.json")"
+echo "  linkout: $(grep -o '"error": "[^"]*"' "$out/results/linkout.json")"
+grep -q "compiler ran out of time" "$out/results/bomb.json" || fail "the template bomb should be stopped by the compiler's time limit"
+
+# Nothing escaped: no file written outside the jail, nothing unpacked outside its folder. Without
+# bubblewrap a program can write where its uid may (world-writable /tmp as a throw-away uid,
+# anywhere as root with limits only): then only the grader's own folders are checked, and the
+# strays are removed.
+bwrap=0; grep -q "^isolation: bubblewrap" "$ws/log.txt" && bwrap=1
+strays=(/ESCAPED-BY-BLOCKCHECK-TEST /root/ESCAPED-BY-BLOCKCHECK-TEST /work/ESCAPED-BY-BLOCKCHECK-TEST
+        /home/ESCAPED-BY-BLOCKCHECK-TEST /tmp/ESCAPED-BY-BLOCKCHECK-TEST /var/tmp/ESCAPED-BY-BLOCKCHECK-TEST
+        /dev/shm/ESCAPED-BY-BLOCKCHECK-TEST)
+leaks="$(find "$ws" -name 'ESCAPED-BY-BLOCKCHECK-TEST' -o -name 'escaped-dotdot.cpp' 2>/dev/null || true)"
+for f in "${strays[@]}"; do
+    if [[ -e "$f" ]]; then
+        if [[ $bwrap == 1 ]]; then leaks+=" $f"; else echo "  without bubblewrap the escaper wrote $f (removed)"; fi
+    fi
+done
+rm -f "${strays[@]}" 2> /dev/null || true
+[[ -z "${leaks// /}" ]] || fail "files escaped: $leaks"
+echo "  escaper's writes: $(grep -o 'wrote: [^`]*' "$out/results/escaper.json" | head -4 | tr '\n' ' ')"
+
+# Nobody saw anybody else's files (with bubblewrap; without it, programs see what their uid may read).
+if [[ $bwrap == 1 ]]; then
+    if grep -q "BLOCKCHECK-SECRET\|honest_dir\|$subs\|$out" "$out/results/hunter.json"; then
+        cat "$out/results/hunter.json"; fail "the hunter found other students' files"
+    fi
+fi
+echo "  hunter found: $(grep -o 'found: [^`]*\|hunt_found = [0-9]*' "$out/results/hunter.json" | head -3 | tr '\n' ' ')"
+# The fork storm's children did not outlive the run.
+[[ $(ps -eo comm | grep -cx exercise || true) == 0 ]] || fail "programs outlived the grading run"
+
+# The class files.
+[[ $(tr -d '\r' < "$out/gradebook.csv" | wc -l) == 20 ]] || fail "gradebook: a header and 19 rows expected"
+head -1 "$out/gradebook.csv" | grep -q '^student,.*,total' || fail "gradebook header"
+grep -c "<testsuite " "$out/junit.xml" | grep -qx 19 || fail "junit: 19 testsuites expected"
+grep -q '<error type="timed_out"' "$out/junit.xml" || fail "junit: a timeout is an error"
+grep -q '<failure type="missing"' "$out/junit.xml" || fail "junit: a missing answer is a failure"
+if command -v xmllint > /dev/null; then xmllint --noout "$out/junit.xml" || fail "junit.xml does not parse"; fi
+for f in "$out"/gradescope/*.json; do
+    for field in '"score":' '"tests":' '"name":' '"max_score":' '"status":' '"output":'; do
+        grep -q "$field" "$f" || fail "$f lacks $field"
+    done
+done
+grep -q "timed_out" "$out/summary.txt" && grep -q "bad_submission" "$out/summary.txt" || fail "summary: verdict counts"
+echo "  forker: $(grep -o "forked [0-9]*" "$out/results/forker.json" || echo "no count")"
+echo "grade hostile: 1 passed, 0 failed"

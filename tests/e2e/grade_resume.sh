@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# End to end, `blockcheck grade` across runs and machines: a run killed in the middle and started
+# again ends with the same gradebook as an uninterrupted run, without grading again the students
+# it had finished; shards merged equal one run; `--gradescope` writes Gradescope's results.json;
+# a recorded variant seed reproduces with `check --variant`; bad usage exits 2.
+set -euo pipefail
+blockcheck="$1"; root="$2"
+ws="$(mktemp -d)"; trap 'kill -9 "${pid:-0}" 2>/dev/null || true; rm -rf "$ws"' EXIT
+# Chapter 25 only: its ten exercises, 49 points.
+mkdir -p "$ws/data/exercises" && cp -r "$root/data/exercises/ch25" "$ws/data/exercises/" && cp -r "$root/chapters" "$ws/"
+export BLOCKCHECK_ROOT="$ws" LANG=C
+fail() { echo "FAIL: $*" >&2; exit 1; }
+subs="$ws/submissions"; solved="$root/tests/solved/ch25"
+limits=(--cpu 1 --wall 2 --jobs 2 --cache "$ws/cache" --variants)
+
+student() {  # student ID: every exercise solved
+    mkdir -p "$subs/$1"; cp "$solved"/*.cpp "$subs/$1/"
+}
+for id in ada bob cy; do student "$id"; done
+mkdir -p "$subs/tpl" && cp "$root"/chapters/ch25/*.cpp "$subs/tpl/"
+# The book's constants: right on the book's inputs, wrong on a variant.
+student consts
+cat > "$subs/consts/swiglu_ffn_2d.cpp" <<'CPP'
+#include <cstdio>
+int main() {
+    std::puts("gate = [1.000000, -1.000000]");
+    std::puts("up = [2.000000, 3.000000]");
+    std::puts("silu = [0.731059, -0.268941]");
+    std::puts("swiglu_hidden = [1.462117, -0.806824]");
+    std::puts("swiglu_ffn = [0.655293, -0.806824]");
+}
+CPP
+# Slow students (a sleeper each), so that a run can be caught in the middle.
+for id in slow1 slow2 slow3 slow4; do
+    student "$id"; cp "$root/tests/hostile/sleeper.cpp" "$subs/$id/rms_norm_shift.cpp"
+done
+n=$(ls "$subs" | wc -l)
+
+# 1. The reference: one uninterrupted run.
+"$blockcheck" grade "$subs" --out "$ws/ref" "${limits[@]}" > "$ws/ref.log"
+[[ $(tr -d '\r' < "$ws/ref/gradebook.csv" | wc -l) == $((n + 1)) ]] || fail "reference gradebook: $n rows expected"
+
+# 2. Killed in the middle (SIGKILL: no chance to clean up), then started again.
+"$blockcheck" grade "$subs" --out "$ws/killed" "${limits[@]}" > "$ws/killed1.log" 2>&1 & pid=$!
+for _ in $(seq 600); do
+    [[ $(ls "$ws/killed/results" 2> /dev/null | wc -l) -ge 3 ]] && break
+    sleep 0.05
+done
+kill -9 "$pid"; wait "$pid" 2> /dev/null || true
+done_before=$(ls "$ws/killed/results" | wc -l)
+[[ $done_before -ge 3 && $done_before -lt $n ]] || echo "note: killed after $done_before of $n students"
+[[ ! -e "$ws/killed/gradebook.csv" ]] || fail "a killed run should not have written the gradebook"
+declare -A inode
+for f in "$ws"/killed/results/*.json; do inode[$f]=$(stat -c %i "$f"); done
+"$blockcheck" grade "$subs" --out "$ws/killed" "${limits[@]}" > "$ws/killed2.log"
+cmp "$ws/ref/gradebook.csv" "$ws/killed/gradebook.csv" || fail "the resumed run's gradebook differs"
+cmp "$ws/ref/summary.txt" "$ws/killed/summary.txt" || fail "the resumed run's summary differs"
+for f in "${!inode[@]}"; do
+    [[ $(stat -c %i "$f") == "${inode[$f]}" ]] || fail "$(basename "$f") was graded again after the restart"
+done
+[[ $(grep -c "unchanged" "$ws/killed2.log") -ge $done_before ]] || fail "the restart should report the finished students unchanged"
+echo "killed after $done_before of $n students; the restart graded $((n - done_before)) and kept the rest"
+
+# 3. Nothing changed: nobody is graded again.
+start=$(date +%s%N)
+"$blockcheck" grade "$subs" --out "$ws/killed" "${limits[@]}" > "$ws/again.log"
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+grep -q "0 graded, $n unchanged" "$ws/again.log" || fail "an unchanged rerun should grade nobody: $(tail -1 "$ws/again.log")"
+cmp "$ws/ref/gradebook.csv" "$ws/killed/gradebook.csv" || fail "the unchanged rerun's gradebook differs"
+echo "unchanged rerun of $n students: $ms ms"
+
+# 4. Three shards merged equal one run.
+for k in 1 2 3; do "$blockcheck" grade "$subs" --out "$ws/shard$k" --shard "$k/3" "${limits[@]}" > /dev/null; done
+rows=0; for k in 1 2 3; do rows=$((rows + $(tr -d '\r' < "$ws/shard$k/gradebook.csv" | wc -l) - 1)); done
+[[ $rows == "$n" ]] || fail "the shards should hold $n students together, got $rows"
+"$blockcheck" grade --merge "$ws/shard1" "$ws/shard2" "$ws/shard3" --out "$ws/merged" > /dev/null
+cmp "$ws/ref/gradebook.csv" "$ws/merged/gradebook.csv" || fail "merged gradebook differs from one run"
+cmp "$ws/ref/summary.txt" "$ws/merged/summary.txt" || fail "merged summary differs from one run"
+untimed() { sed 's/ time="[0-9.]*"//' "$1"; }
+cmp <(untimed "$ws/ref/junit.xml") <(untimed "$ws/merged/junit.xml") || fail "merged junit.xml differs from one run"
+[[ $(ls "$ws/merged/results" | wc -l) == "$n" ]] || fail "merged results: $n files expected"
+
+# 5. Gradescope's run_autograder step.
+mkdir -p "$ws/autograder/results"
+echo '{"users": [{"email": "ada@example.edu", "id": 1, "name": "Ada"}]}' > "$ws/autograder/meta.json"
+BLOCKCHECK_GRADESCOPE_SUBMISSION="$subs/consts" BLOCKCHECK_GRADESCOPE_RESULTS="$ws/autograder/results/results.json" \
+BLOCKCHECK_GRADESCOPE_METADATA="$ws/autograder/meta.json" \
+    "$blockcheck" grade --gradescope --variants --cpu 1 --wall 2 > "$ws/gs.log"
+gs="$ws/autograder/results/results.json"
+for field in '"score":' '"output":' '"tests":' '"name": "swiglu_ffn_2d: gate"' '"max_score":' '"status": "passed"' '"status": "failed"'; do
+    grep -q "$field" "$gs" || fail "Gradescope's results.json lacks $field"
+done
+grep -q '"score": 4[0-8]' "$gs" || fail "the constants should lose points on ada@example.edu's variant: $(head -3 "$gs")"
+
+# 6. A recorded seed reproduces: the same program checked on that variant scores the same.
+seed=$(awk '/^      "id": "swiglu_ffn_2d"/ { on = 1 } on && /"variant":/ { gsub(/[^0-9]/, ""); print; exit }' "$ws/ref/results/consts.json")
+recorded=$(awk '/^      "id": "swiglu_ffn_2d"/ { on = 1 } on && /^      "score":/ { gsub(/[^0-9.]/, ""); print; exit }' "$ws/ref/results/consts.json")
+[[ -n "$seed" && -n "$recorded" ]] || fail "no variant seed recorded for consts/swiglu_ffn_2d"
+cp "$subs/consts/swiglu_ffn_2d.cpp" "$ws/chapters/ch25/"
+"$blockcheck" check swiglu_ffn_2d --variant "$seed" --json > "$ws/check.json" || true
+grep -q "\"score\": $recorded," "$ws/check.json" || fail "check --variant $seed should score $recorded like the batch did"
+"$blockcheck" run swiglu_ffn_2d --variant "$seed" | grep -q "# variant $seed" || fail "run --variant $seed"
+echo "variant $seed of consts/swiglu_ffn_2d reproduces: $recorded points"
+
+# 7. Bad usage exits 2.
+expect2() { local s=0; "$@" > /dev/null 2>&1 || s=$?; [[ $s == 2 ]] || fail "'$*' should exit 2, got $s"; }
+expect2 "$blockcheck" grade --out "$ws/x"
+expect2 "$blockcheck" grade "$subs" --shard 4/3 --out "$ws/x"
+expect2 "$blockcheck" grade "$ws/no-such-folder" --out "$ws/x"
+expect2 "$blockcheck" grade --merge "$subs" --out "$ws/x"
+cp -r "$subs/ada" "$ws/ada-again"; mkdir -p "$ws/second"; mv "$ws/ada-again" "$ws/second/ada"
+expect2 "$blockcheck" grade "$subs" "$ws/second" --out "$ws/x"
+echo "grade resume: 1 passed, 0 failed"

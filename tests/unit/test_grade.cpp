@@ -1,0 +1,281 @@
+// Batch grading end to end on a small class and two exercises: scores, archives, links,
+// variants, reuse of unchanged students, and the shard split.
+#include "checker/archive.hpp"
+#include "checker/batch.hpp"
+#include "checker/json_exact.hpp"
+#include "checker/variants.hpp"
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+using namespace blockcheck;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+    fs::path path;
+    explicit TempDir(const std::string& tag) {
+        static int counter = 0;
+        path = fs::temp_directory_path() /
+               ("blockcheck-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ignored;
+        fs::remove_all(path, ignored);
+    }
+};
+
+const fs::path repo = BLOCKCHECK_SOURCE_DIR;
+
+std::string read(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+void write(const fs::path& file, const std::string& text) {
+    fs::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << text;
+}
+
+std::string solved(const std::string& name) { return read(repo / "tests/solved/ch25" / (name + ".cpp")); }
+
+// A repository with only two exercises (11 points): fewer programs to build and run.
+fs::path small_root(const fs::path& dir) {
+    const fs::path root = dir / "repo";
+    fs::create_directories(root / "data/exercises/ch25");
+    for (const char* f : {"chapter.json", "swiglu_ffn_2d.json", "rms_norm_zero_row.json"})
+        fs::copy_file(repo / "data/exercises/ch25" / f, root / "data/exercises/ch25" / f);
+    return root;
+}
+
+// One compile cache for every test of this file.
+const fs::path& shared_cache() {
+    static TempDir cache("grade-cache");
+    return cache.path;
+}
+
+GradeSettings settings_for(const fs::path& out) {
+    GradeSettings s;
+    s.include_dir = repo / "chapters";
+    s.out = out;
+    s.cache_dir = shared_cache();
+    s.jobs = 2;
+    s.run_limits.cpu_seconds = 1;
+    s.run_limits.wall_seconds = 2;
+    return s;
+}
+
+const StudentRecord& student(const GradeReport& r, const std::string& id) {
+    for (const StudentRecord& s : r.students)
+        if (s.student == id) return s;
+    FAIL("no student " << id);
+    throw std::logic_error("unreachable");
+}
+
+const ExerciseRecord& exercise(const StudentRecord& s, const std::string& id) {
+    for (const ExerciseRecord& e : s.exercises)
+        if (e.id == id) return e;
+    FAIL("no exercise " << id);
+    throw std::logic_error("unreachable");
+}
+
+// Prints the book's answers to swiglu_ffn_2d whatever the inputs: right on the book's inputs only.
+const std::string book_constants = R"(#include <cstdio>
+int main() {
+    std::puts("gate = [1.000000, -1.000000]");
+    std::puts("up = [2.000000, 3.000000]");
+    std::puts("silu = [0.731059, -0.268941]");
+    std::puts("swiglu_hidden = [1.462117, -0.806824]");
+    std::puts("swiglu_ffn = [0.655293, -0.806824]");
+}
+)";
+
+}  // namespace
+
+TEST_CASE("grade: --shard K/N parses, and the shards split the students without overlap") {
+    CHECK(parse_shard("2/5").index == 2);
+    CHECK(parse_shard("2/5").count == 5);
+    CHECK(parse_shard("1/1").text() == "1/1");
+    for (const char* bad : {"0/3", "4/3", "3", "a/b", "/3", "1/0", "-1/3"}) CHECK_THROWS_AS(parse_shard(bad), InputFileError);
+    std::vector<int> sizes(4);
+    for (int i = 0; i < 400; ++i) {
+        int in = 0;
+        for (unsigned k = 1; k <= 4; ++k)
+            if (in_shard("student" + std::to_string(i), {k, 4})) ++in, ++sizes[k - 1];
+        CHECK(in == 1);
+    }
+    for (int size : sizes) CHECK(size > 60);  // roughly a quarter each
+}
+
+TEST_CASE("grade: submissions are the folders and archives of each folder, by id") {
+    TempDir dir("grade-find");
+    fs::create_directories(dir.path / "a/ada");
+    fs::create_directories(dir.path / "a/.hidden");
+    write(dir.path / "a/bob.tar.gz", "");
+    write(dir.path / "a/readme.txt", "");
+    fs::create_directories(dir.path / "b/cy.zip.d");
+    write(dir.path / "b/dee.ZIP", "");
+    std::vector<std::string> ignored;
+    const auto found = find_submissions({dir.path / "a", dir.path / "b"}, &ignored);
+    REQUIRE(found.size() == 4);
+    CHECK(found[0].student == "ada");
+    CHECK_FALSE(found[0].archive);
+    CHECK(found[1].student == "bob");
+    CHECK(found[1].archive);
+    CHECK(found[2].student == "cy.zip.d");
+    CHECK(found[3].student == "dee");
+    CHECK(ignored.size() == 1);
+    write(dir.path / "b/ada.zip", "");
+    CHECK_THROWS_WITH_AS(find_submissions({dir.path / "a", dir.path / "b"}), doctest::Contains("two submissions for student 'ada'"),
+                         InputFileError);
+    CHECK_THROWS_AS(find_submissions({dir.path / "nowhere"}), InputFileError);
+}
+
+TEST_CASE("grade: a small class is graded, written out, and an unchanged rerun grades nobody again") {
+    TempDir dir("grade-class");
+    const ExerciseSet set = ExerciseSet::load(small_root(dir.path));
+    REQUIRE(set.all().size() == 2);
+    const fs::path subs = dir.path / "submissions";
+    // ada: both solved, where the repository keeps them.
+    write(subs / "ada/chapters/ch25/swiglu_ffn_2d.cpp", solved("swiglu_ffn_2d"));
+    write(subs / "ada/chapters/ch25/rms_norm_zero_row.cpp", solved("rms_norm_zero_row"));
+    // bob: a zip, one solved and one untouched template, flat, and a stray copy deeper down.
+    write_archive(subs / "bob.zip", {{"swiglu_ffn_2d.cpp", solved("swiglu_ffn_2d"), "", false},
+                                     {"rms_norm_zero_row.cpp", read(repo / "chapters/ch25/rms_norm_zero_row.cpp"), "", false},
+                                     {"old/rms_norm_zero_row.cpp", "garbage", "", false}});
+    // cy: the book's constants, which fail a variant.
+    write(subs / "cy/swiglu_ffn_2d.cpp", book_constants);
+    // dee: a tar.gz with a ../ entry.
+    write_archive(subs / "dee.tar.gz", {{"swiglu_ffn_2d.cpp", solved("swiglu_ffn_2d"), "", false},
+                                        {"../../rms_norm_zero_row.cpp", "escaped", "", false}});
+    // eve: a link to ada's file instead of a file.
+    fs::create_directories(subs / "eve");
+    fs::create_symlink(subs / "ada/chapters/ch25/swiglu_ffn_2d.cpp", subs / "eve/swiglu_ffn_2d.cpp");
+
+    GradeSettings settings = settings_for(dir.path / "out");
+    settings.variants = true;
+    const auto submissions = find_submissions({subs});
+    std::vector<std::string> progress;
+    const GradeReport first = grade_submissions(set, submissions, settings, [&](const GradeProgress& p) {
+        progress.push_back(p.record->student);
+        CHECK(p.total == 5);
+        CHECK(fs::exists(dir.path / "out/results" / (p.record->student + ".json")));  // written before it is reported
+    });
+    CHECK(progress.size() == 5);
+    CHECK(first.graded == 5);
+    CHECK(first.reused == 0);
+
+    const StudentRecord& ada = student(first, "ada");
+    CHECK(ada.score == 11);
+    CHECK(ada.max_score == 11);
+    CHECK(exercise(ada, "swiglu_ffn_2d").source == "chapters/ch25/swiglu_ffn_2d.cpp");
+    CHECK(exercise(ada, "swiglu_ffn_2d").variant == variant_seed("ada", "swiglu_ffn_2d"));
+
+    const StudentRecord& bob = student(first, "bob");
+    CHECK(bob.score == 6);
+    CHECK(exercise(bob, "rms_norm_zero_row").status == "not_done");
+    CHECK(exercise(bob, "rms_norm_zero_row").source == "rms_norm_zero_row.cpp");  // the shallower one
+    CHECK(bob.notes.size() == 1);
+
+    const StudentRecord& cy = student(first, "cy");
+    CHECK(cy.score < 6);
+    CHECK(exercise(cy, "rms_norm_zero_row").parts[0].verdict == "missing");
+    CHECK(exercise(cy, "rms_norm_zero_row").parts[0].message.find("no file named rms_norm_zero_row.cpp") != std::string::npos);
+
+    const StudentRecord& dee = student(first, "dee");
+    CHECK(dee.score == 0);
+    CHECK(dee.max_score == 11);
+    CHECK(dee.error.find("leaves the submission folder") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir.path / "rms_norm_zero_row.cpp"));
+    CHECK_FALSE(fs::exists(dir.path / "out/rms_norm_zero_row.cpp"));
+
+    const StudentRecord& eve = student(first, "eve");
+    CHECK(eve.score == 0);
+    CHECK(eve.notes.at(0).find("not a regular file") != std::string::npos);
+
+    // The files.
+    const auto rows = parse_csv(read(dir.path / "out/gradebook.csv"));
+    REQUIRE(rows.size() == 6);
+    // Columns in the exercises' order on the board.
+    const bool rms_first = set.all()[0].id == "rms_norm_zero_row";
+    auto row = [&](std::string id, std::string rms, std::string swiglu, std::string total) {
+        return rms_first ? std::vector<std::string>{id, rms, swiglu, total} : std::vector<std::string>{id, swiglu, rms, total};
+    };
+    CHECK(rows[0] == row("student", "rms_norm_zero_row", "swiglu_ffn_2d", "total"));
+    CHECK(rows[1] == row("ada", "5", "6", "11"));
+    CHECK(rows[2] == row("bob", "0", "6", "6"));
+    for (const char* f : {"junit.xml", "summary.txt", "results/ada.json", "gradescope/ada.json", "results/dee.json"})
+        CHECK(fs::exists(dir.path / "out" / f));
+    const auto json = read_json_exact(dir.path / "out/results/cy.json");
+    const auto& swiglu = json["exercises"][rms_first ? 1 : 0];
+    CHECK(swiglu["id"] == "swiglu_ffn_2d");
+    CHECK(swiglu["variant"].get<std::uint64_t>() == variant_seed("cy", "swiglu_ffn_2d"));
+    CHECK(swiglu["parts"][0].contains("verdict"));
+
+    // An unchanged rerun reuses every readable submission; dee's archive is read again (it is
+    // cheap, and an unreadable submission's error is not kept).
+    const std::string gradebook = read(dir.path / "out/gradebook.csv");
+    const GradeReport second = grade_submissions(set, submissions, settings);
+    CHECK(second.reused == 4);
+    CHECK(second.compiles == 0);
+    CHECK(read(dir.path / "out/gradebook.csv") == gradebook);
+
+    // A changed source grades that student again, and only that student.
+    write(subs / "cy/swiglu_ffn_2d.cpp", solved("swiglu_ffn_2d"));
+    const GradeReport third = grade_submissions(set, submissions, settings);
+    CHECK(third.reused == 3);
+    CHECK(student(third, "cy").score == 6);
+
+    // Without variants nothing is reused: the inputs differ.
+    write(subs / "cy/swiglu_ffn_2d.cpp", book_constants);
+    settings.variants = false;
+    const GradeReport fourth = grade_submissions(set, submissions, settings);
+    CHECK(fourth.reused == 0);
+    CHECK(student(fourth, "cy").score == 6);
+    CHECK_FALSE(exercise(student(fourth, "cy"), "swiglu_ffn_2d").variant);
+}
+
+TEST_CASE("grade: shards merged give the same class files as one run") {
+    TempDir dir("grade-merge");
+    const ExerciseSet set = ExerciseSet::load(small_root(dir.path));
+    const fs::path subs = dir.path / "submissions";
+    for (int i = 0; i < 6; ++i) {
+        const std::string id = "s" + std::to_string(i);
+        write(subs / id / "swiglu_ffn_2d.cpp", i % 2 ? solved("swiglu_ffn_2d") : book_constants);
+    }
+    const auto all = find_submissions({subs});
+    GradeSettings whole = settings_for(dir.path / "whole");
+    whole.variants = true;
+    grade_submissions(set, all, whole);
+    std::vector<fs::path> outs;
+    for (unsigned k = 1; k <= 3; ++k) {
+        GradeSettings s = whole;
+        s.out = dir.path / ("shard" + std::to_string(k));
+        s.shard = Shard{k, 3};
+        std::vector<Submission> mine;
+        for (const Submission& sub : all)
+            if (in_shard(sub.student, *s.shard)) mine.push_back(sub);
+        grade_submissions(set, mine, s);
+        outs.push_back(s.out);
+    }
+    std::vector<std::string> warnings;
+    const auto merged = merge_outputs(outs, dir.path / "merged", set, &warnings);
+    CHECK(warnings.empty());
+    CHECK(merged.size() == 6);
+    CHECK(read(dir.path / "merged/gradebook.csv") == read(dir.path / "whole/gradebook.csv"));
+    CHECK(read(dir.path / "merged/summary.txt") == read(dir.path / "whole/summary.txt"));
+    CHECK(fs::exists(dir.path / "merged/results/s3.json"));
+    CHECK(fs::exists(dir.path / "merged/gradescope/s3.json"));
+
+    merge_outputs({outs[0], outs[1]}, dir.path / "merged2", set, &warnings);
+    CHECK(warnings == std::vector<std::string>{"shard 3/3 is missing"});
+    CHECK_THROWS_AS(merge_outputs({outs[0], dir.path / "submissions"}, dir.path / "merged3", set), InputFileError);
+}
