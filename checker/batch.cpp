@@ -9,14 +9,12 @@
 
 #include <fmt/format.h>
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <csignal>
 #include <cstring>
 #include <deque>
 #include <fstream>
@@ -38,6 +36,7 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 
 constexpr std::size_t max_source_bytes = 1u << 20;   // a longer "source" is not a student's program
 constexpr std::size_t max_walk_entries = 20000;      // entries looked at in one submission folder
+constexpr std::size_t max_binary_bytes = 64u << 20;  // a bigger program is the student's doing, never a copy to fail
 constexpr const char* manifest_name = ".grade-run.json";
 
 std::string hex(std::uint64_t value) { return fmt::format("{:016x}", value); }
@@ -281,7 +280,7 @@ struct Job {
     StudentRecord record;
     std::size_t remaining = 0;
     Clock::time_point start;
-    bool done = false, reused = false;
+    bool reused = false;  // unchanged since an earlier run
 };
 
 class Batch {
@@ -550,6 +549,11 @@ ExerciseRecord Batch::grade_program(const Exercise& e, const fs::path& source, s
     const Lang lang = settings_.lang;
     const InputList inputs = seed ? variant_inputs(e, *seed) : e.inputs;
     std::error_code ec;
+    if (::access(source.c_str(), R_OK) != 0) {  // the file's mode is the submission's: not a grader fault
+        ExerciseRecord r = whole_exercise(e, Verdict::compile_error, {"the source cannot be read", "源文件无法读取"}, lang);
+        r.variant = seed;
+        return r;
+    }
     if (fs::file_size(source, ec) > max_source_bytes) {
         ExerciseRecord r = whole_exercise(e, Verdict::compile_error, {"the source is larger than 1 MiB", "源文件超过 1 MiB"}, lang);
         r.variant = seed;
@@ -567,6 +571,10 @@ ExerciseRecord Batch::grade_program(const Exercise& e, const fs::path& source, s
     if (!build.ok) {
         const Verdict verdict = compile_fault(build) ? Verdict::grader_fault : Verdict::compile_error;
         result = failed_exercise(e, verdict, {build.diagnostics, build.diagnostics});
+    } else if (fs::file_size(build.binary, ec) > max_binary_bytes) {
+        // Copying it into the jail could fail for want of space, and a grader fault is credited.
+        result = failed_exercise(e, Verdict::compile_error,
+                                 {"the compiled program is larger than 64 MiB", "编译出的程序超过 64 MiB"});
     } else {
         const auto start = Clock::now();
         const RunResult run = jail_->run(build.binary, input_text(inputs), settings_.run_limits);
@@ -608,7 +616,6 @@ void Batch::finish(std::size_t student) {
         fs::remove_all(job.unpacked, ec);
     }
     std::lock_guard lock(progress_mutex_);
-    job.done = true;
     ++finished_;
     if (progress_) progress_({finished_, jobs_.size(), &job.record, job.reused});
 }

@@ -14,6 +14,8 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
+#include <set>
 #include <stdexcept>
 
 namespace blockcheck {
@@ -99,6 +101,29 @@ bool tool_failed(const RunResult& r) {
            (r.err.starts_with("bwrap: ") || r.err.starts_with("setpriv: ")) && r.out.empty();
 }
 
+// Processes of throw-away uids that were orphaned (parent 1) by a grader killed in the middle of
+// a run: a jail's init or a program that outlived it. A live run has no process whose parent is 1.
+void kill_orphans() {
+    std::set<unsigned> uids;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+        const std::string pid = entry.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream status(entry.path() / "status");
+        std::string line;
+        long ppid = -1;
+        unsigned long uid = 0;
+        bool zombie = false;
+        while (std::getline(status, line)) {
+            if (line.starts_with("State:")) zombie = line.find('Z') != std::string::npos;
+            if (line.starts_with("PPid:")) ppid = std::strtol(line.c_str() + 5, nullptr, 10);
+            if (line.starts_with("Uid:")) uid = std::strtoul(line.c_str() + 4, nullptr, 10);
+        }
+        if (!zombie && ppid == 1 && uid >= uid_base && uid < uid_base + uid_span) uids.insert(static_cast<unsigned>(uid));
+    }
+    for (unsigned uid : uids) kill_uid(uid);
+}
+
 // Private folders of graders that were killed: their process is gone.
 void sweep_stale_runtimes(const fs::path& parent) {
     std::error_code ec;
@@ -145,6 +170,7 @@ ProgramJail::ProgramJail() {
     if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot create a folder in " + parent.string());
     runtime_ = pattern;
     const bool root = ::geteuid() == 0 && executable("/usr/bin/setpriv");
+    if (root) kill_orphans();
     // Throw-away uids must be able to reach the program copies, but not list them.
     fs::permissions(runtime_, root ? fs::perms(0711) : fs::perms(0700));
 

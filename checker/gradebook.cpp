@@ -238,8 +238,7 @@ std::string gradebook_csv(const std::vector<const Exercise*>& exercises, const s
         for (const Exercise* e : exercises) {
             auto it = std::find_if(s.exercises.begin(), s.exercises.end(), [&](auto& r) { return r.id == e->id; });
             out += ",";
-            if (it != s.exercises.end() && !it->has_grader_fault()) out += score_text(it->score);
-            else if (it == s.exercises.end()) out += "0";
+            out += it == s.exercises.end() ? "0" : score_text(it->score);
         }
         out += "," + score_text(s.score) + "\r\n";
     }
@@ -334,14 +333,14 @@ Json gradescope_json(const StudentRecord& s) {
             tests.push_back({{"name", ex.id + ": " + p.name},
                              {"score", p.score},
                              {"max_score", p.max_score},
-                             {"status", p.verdict == "correct" ? "passed" : "failed"},
+                             {"status", p.verdict == "correct" || p.verdict == "grader_fault" ? "passed" : "failed"},
                              {"output", output}});
             first = false;
         }
     }
     std::string output = fmt::format("{}/{} points", score_text(s.score), score_text(s.max_score));
     if (!s.error.empty()) output += "\nThe submission could not be read: " + s.error;
-    if (s.has_grader_fault()) output += "\nThe grader failed on some parts; they do not count against you.";
+    if (s.has_grader_fault()) output += "\nThe grader failed on some parts; they are credited to you until graded again.";
     for (const std::string& note : s.notes) output += "\n" + note;
     return {{"score", s.score}, {"output", output}, {"tests", tests}};
 }
@@ -400,7 +399,7 @@ std::string summary_text(const std::vector<const Exercise*>& exercises, const st
             if (e.has_grader_fault()) faults += fmt::format("  {} / {}: {}\n", s.student, e.id, first_line(e.note));
     }
     if (!bad.empty()) out += "\nsubmissions that could not be read (scored 0):\n" + bad;
-    if (!faults.empty()) out += "\ngrader faults (not counted against the student; grade again):\n" + faults;
+    if (!faults.empty()) out += "\ngrader faults (the parts are credited; run again to grade them):\n" + faults;
     return out;
 }
 

@@ -25,7 +25,7 @@ struct PartRecord {
 
 struct ExerciseRecord {
     std::string id, status;                  // status: done, not_done, failing
-    double score = 0, max_score = 0;         // grader faults leave max_score
+    double score = 0, max_score = 0;         // parts the grader failed on are credited
     std::optional<std::uint64_t> variant;    // the seed of the inputs, when not the book's
     std::string source;                      // where in the submission the program was found; "" when none
     std::string note;                        // compiler messages, or how the program ended
@@ -60,8 +60,8 @@ StudentRecord student_from_json(const nlohmann::json& json);
 std::string score_text(double score);
 
 // One row a student (sorted as given), one column an exercise of `exercises` (in that order),
-// then the total; RFC 4180 quoting, CRLF line ends. A cell is empty when the grader failed on
-// that exercise (it is not the student's zero).
+// then the total; RFC 4180 quoting, CRLF line ends. Parts the grader failed on are credited (as
+// grade_part and failed_exercise do); summary.txt lists them.
 std::string gradebook_csv(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students);
 
 // One testsuite a student, one testcase an answer part: failure for a wrong, missing,
@@ -70,7 +70,7 @@ std::string gradebook_csv(const std::vector<const Exercise*>& exercises, const s
 std::string junit_xml(const std::vector<StudentRecord>& students);
 
 // Gradescope's results.json for one student: score, output, tests[] (one per answer part, with
-// name, score, max_score, status "passed"/"failed", output).
+// name, score, max_score, status "passed"/"failed", output). A credited grader fault passes.
 nlohmann::ordered_json gradescope_json(const StudentRecord& student);
 
 // The class table: per-exercise mean, full marks and a histogram, the total, verdict counts,

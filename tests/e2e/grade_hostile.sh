@@ -131,7 +131,8 @@ if [[ $bwrap == 1 ]]; then
 fi
 echo "  hunter found: $(grep -o 'found: [^`]*\|hunt_found = [0-9]*' "$out/results/hunter.json" | head -3 | tr '\n' ' ')"
 # The fork storm's children did not outlive the run.
-[[ $(ps -eo comm | grep -cx exercise || true) == 0 ]] || fail "programs outlived the grading run"
+# (Zombies do not count: they are dead, waiting for the machine's init to reap them.)
+[[ $(ps -eo stat,comm | awk 'NR > 1 && $1 !~ /^Z/ && $2 == "exercise"' | wc -l) == 0 ]] || fail "programs outlived the grading run"
 
 # The class files.
 [[ $(tr -d '\r' < "$out/gradebook.csv" | wc -l) == 20 ]] || fail "gradebook: a header and 19 rows expected"

@@ -53,6 +53,11 @@ done_before=$(ls "$ws/killed/results" | wc -l)
 declare -A inode
 for f in "$ws"/killed/results/*.json; do inode[$f]=$(stat -c %i "$f"); done
 "$blockcheck" grade "$subs" --out "$ws/killed" "${limits[@]}" > "$ws/killed2.log"
+# What the killed run had started does not live on (the restart ends the orphans as root).
+if [[ $(id -u) == 0 ]]; then
+    left="$(ps -eo pid,ppid,stat,uid,etime,args | awk 'NR > 1 && $3 !~ /^Z/ && $4 >= 1900000000')"
+    [[ -z "$left" ]] || { echo "$left"; fail "programs of the killed run live on"; }
+fi
 cmp "$ws/ref/gradebook.csv" "$ws/killed/gradebook.csv" || fail "the resumed run's gradebook differs"
 cmp "$ws/ref/summary.txt" "$ws/killed/summary.txt" || fail "the resumed run's summary differs"
 for f in "${!inode[@]}"; do

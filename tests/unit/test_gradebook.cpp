@@ -114,7 +114,7 @@ StudentRecord sample(const std::string& id, const std::string& message) {
     ExerciseRecord c;
     c.id = "ex_c";
     c.status = "done";
-    c.parts = {{"r", "grader_fault", 0, 0, "the grader failed"}};
+    c.parts = {{"r", "grader_fault", 1, 1, "the grader failed"}};  // credited
     s.exercises = {a, b, c};
     for (auto& e : s.exercises) {
         e.score = e.max_score = 0;
@@ -144,12 +144,12 @@ TEST_CASE("gradebook: CSV fields are quoted per RFC 4180 and read back") {
     CHECK(rows[1] == std::vector<std::string>{"x\r\ny", "", "z"});
 }
 
-TEST_CASE("gradebook: one row a student, one column an exercise, then the total; a grader fault is an empty cell") {
+TEST_CASE("gradebook: one row a student, one column an exercise, then the total; a grader fault is credited") {
     const Exercise a = exercise("ex_a", 3), b = exercise("ex_b", 3), c = exercise("ex_c", 1);
     const std::string csv = gradebook_csv({&a, &b, &c}, {sample("ada", "m"), sample("lovelace, ada \"al\"", "m")});
     CHECK(csv == "student,ex_a,ex_b,ex_c,total\r\n"
-                 "ada,1,0,,1\r\n"
-                 "\"lovelace, ada \"\"al\"\"\",1,0,,1\r\n");
+                 "ada,1,0,1,2\r\n"
+                 "\"lovelace, ada \"\"al\"\"\",1,0,1,2\r\n");
     const auto rows = parse_csv(csv);
     REQUIRE(rows.size() == 3);
     CHECK(rows[2][0] == "lovelace, ada \"al\"");
@@ -205,7 +205,7 @@ TEST_CASE("gradebook: an unreadable submission makes every testcase an error") {
 
 TEST_CASE("gradebook: Gradescope's results.json has the fields Gradescope reads") {
     const auto j = gradescope_json(sample("ada", nasty));
-    CHECK(j.at("score").get<double>() == 1);
+    CHECK(j.at("score").get<double>() == 2);
     CHECK(j.at("output").is_string());
     REQUIRE(j.at("tests").size() == 4);
     for (const auto& t : j["tests"]) {
@@ -221,7 +221,8 @@ TEST_CASE("gradebook: Gradescope's results.json has the fields Gradescope reads"
     CHECK(j["tests"][2]["output"].get<std::string>().find("error:") != std::string::npos);  // the compiler's note
     // Invalid UTF-8 from a program's output never makes the JSON unwritable.
     CHECK_NOTHROW(dump_json(j));
-    CHECK(nlohmann::json::parse(dump_json(j))["score"] == 1);
+    CHECK(nlohmann::json::parse(dump_json(j))["score"] == 2);
+    CHECK(j["tests"][3]["status"] == "passed");  // a credited grader fault
 }
 
 TEST_CASE("gradebook: a student's record survives the JSON round trip") {
