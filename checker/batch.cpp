@@ -224,44 +224,6 @@ void settle(StudentRecord& s) {
     for (const ExerciseRecord& e : s.exercises) s.score += e.score, s.max_score += e.max_score;
 }
 
-// How a run that did not exit cleanly ended, in both languages.
-Text describe_end(const RunResult& run, const Limits& limits) {
-    std::string err;
-    if (!run.err.empty()) {
-        std::string_view tail(run.err);
-        if (tail.size() > 600) tail = tail.substr(tail.size() - 600);
-        err = "\n" + printable(tail, 600);
-    }
-    switch (run.status) {
-        case RunStatus::timed_out:
-            return {fmt::format("stopped after {:.1f} s (limit: {} s CPU, {} s wall): an endless loop, or waiting for input?",
-                                run.wall_seconds, limits.cpu_seconds, limits.wall_seconds),
-                    fmt::format("运行 {:.1f} 秒后被终止（限制：CPU {} 秒，实际 {} 秒）：是死循环，还是在等待输入？",
-                                run.wall_seconds, limits.cpu_seconds, limits.wall_seconds)};
-        case RunStatus::output_limit:
-            return {fmt::format("printed more than {} bytes and was stopped", limits.output_bytes),
-                    fmt::format("输出超过 {} 字节，已被终止", limits.output_bytes)};
-        case RunStatus::signaled:
-            return {fmt::format("crashed with signal {} ({}){}", run.signal, strsignal(run.signal), err),
-                    fmt::format("程序崩溃，信号 {}（{}）{}", run.signal, strsignal(run.signal), err)};
-        case RunStatus::failed_to_start:
-            return {"could not start: " + run.error, "无法启动：" + run.error};
-        case RunStatus::exited:
-            return {fmt::format("exited with status {}{}", run.exit_code, err),
-                    fmt::format("程序以状态 {} 退出{}", run.exit_code, err)};
-    }
-    return {};
-}
-
-Verdict verdict_of_end(RunStatus status) {
-    switch (status) {
-        case RunStatus::timed_out: return Verdict::timed_out;
-        case RunStatus::output_limit: return Verdict::output_limit;
-        case RunStatus::failed_to_start: return Verdict::grader_fault;
-        default: return Verdict::crashed;
-    }
-}
-
 // compile_program's messages when the grader, not the source, failed.
 bool compile_fault(const CompileResult& c) {
     for (std::string_view prefix : {"cannot read source file", "cannot create cache folder", "cannot store the binary",

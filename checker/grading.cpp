@@ -20,8 +20,10 @@ void settle_status(ExerciseResult& r) {
     r.status = all_correct ? "done" : none_given ? "not_done" : "failing";
 }
 
+}  // namespace
+
 // The last lines of a crashed program's stderr, for the message.
-std::string tail_lines(const std::string& text, std::size_t lines = 5) {
+static std::string tail_lines(const std::string& text, std::size_t lines = 5) {
     std::size_t pos = text.size();
     for (std::size_t n = 0; pos > 0 && n <= lines; --pos)
         if (text[pos - 1] == '\n' && pos != text.size()) ++n;
@@ -59,8 +61,6 @@ Verdict verdict_of_end(RunStatus status) {
         default: return Verdict::crashed;
     }
 }
-
-}  // namespace
 
 const PartResult* ExerciseResult::first_failing_part() const {
     for (const PartResult& p : parts)

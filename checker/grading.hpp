@@ -39,6 +39,11 @@ ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, s
 // Every part lost to the same cause (compile error, crash, timeout, output flood, grader fault).
 ExerciseResult failed_exercise(const Exercise& exercise, Verdict verdict, Text note);
 
+// How a run that did not exit cleanly ended (the last lines of its stderr included), and the
+// verdict that costs: timed_out, output_limit, crashed, or grader_fault when it never started.
+Text describe_end(const RunResult& run, const Limits& limits);
+Verdict verdict_of_end(RunStatus status);
+
 // Where and how programs are built and run.
 struct RunSettings {
     std::filesystem::path include_dir;  // chapters/: the students' header
