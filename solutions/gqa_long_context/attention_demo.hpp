@@ -2,6 +2,7 @@
 #pragma once
 
 #include "solutions/block/attention.hpp"
+#include "solutions/rope_demo.hpp"
 #include "solutions/gqa_long_context/references.hpp"
 
 namespace blockcheck::companion {
@@ -29,39 +30,6 @@ inline AttentionDemo read_attention_demo(const Inputs& in) {
             throw InputError(std::string("input '") + name + "' should have heads * head_dim = " +
                              std::to_string(width) + " columns and as many rows as q");
     return d;
-}
-
-// Every head of every row turned to its position, pairs (2i, 2i+1) written back in place.
-// x: [T, heads * d] -> [T, heads * d]
-inline Matrix<Real> rotate_interleaved(Matrix<Real> x, const Rope<Real>& rope) {
-    for (std::size_t t = 0; t < x.rows; ++t) apply_rope(x.row(t), rope, rope_turn(rope, Real(static_cast<long>(t))));
-    return x;
-}
-
-// The demo's write-back: np.concatenate([x*cos - y*sin, x*sin + y*cos], -1), i.e. in each
-// head the rotated first coordinates of the pairs, then the rotated second coordinates.
-// rotated: [T, heads * d] with pairs (2i, 2i+1) -> [T, heads * d] with pairs (i, i + d/2)
-inline Matrix<Real> halves_side_by_side(const Matrix<Real>& rotated, std::size_t head_dim) {
-    Matrix<Real> y(rotated.rows, rotated.cols);
-    for (std::size_t t = 0; t < y.rows; ++t)
-        for (std::size_t head = 0; head < y.cols; head += head_dim)
-            for (std::size_t i = 0; i < head_dim / 2; ++i) {
-                y(t, head + i) = rotated(t, head + 2 * i);
-                y(t, head + head_dim / 2 + i) = rotated(t, head + 2 * i + 1);
-            }
-    return y;
-}
-
-// softmax(q k^T / sqrt(d)) v over every position, with no causal mask, as the demo does.
-// The block's causal_attention shows query t the keys at positions <= its own; giving every
-// query the last position makes all keys visible, which is exactly plain attention.
-// q, k, v: [T, heads * d] -> [T, heads * d]
-inline Matrix<Real> full_attention(const Matrix<Real>& q, const Matrix<Real>& k, const Matrix<Real>& v,
-                                   std::size_t heads, std::size_t head_dim) {
-    KvCache<Real> cache;
-    for (std::size_t t = 0; t < k.rows; ++t) cache.append(k.row(t), v.row(t), static_cast<long>(t));
-    const std::vector<long> sees_all(q.rows, static_cast<long>(k.rows) - 1);
-    return causal_attention<Real>(q, sees_all, cache, HeadLayout{heads, heads, head_dim});
 }
 
 }  // namespace blockcheck::companion

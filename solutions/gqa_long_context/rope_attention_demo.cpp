@@ -6,12 +6,12 @@ namespace blockcheck {
 
 Values rope_attention_demo(const Inputs& in) {
     const companion::AttentionDemo d = companion::read_attention_demo(in);
-    const Matrix<Real> q = companion::halves_side_by_side(companion::rotate_interleaved(d.q, d.rope), d.head_dim);
-    const Matrix<Real> k = companion::halves_side_by_side(companion::rotate_interleaved(d.k, d.rope), d.head_dim);
+    const Matrix<Real> q = halves_side_by_side(rotate_rows(d.q, d.rope), d.head_dim);
+    const Matrix<Real> k = halves_side_by_side(rotate_rows(d.k, d.rope), d.head_dim);
     return {
         {"q_rotated", q},
         {"k_rotated", k},
-        {"attention_output", companion::full_attention(q, k, d.v, d.heads, d.head_dim)},
+        {"attention_output", attention_all_visible(q, k, d.v, HeadLayout{d.heads, d.heads, d.head_dim})},
     };
 }
 

@@ -6,12 +6,12 @@ namespace blockcheck {
 
 Values rope_write_back_layout(const Inputs& in) {
     const companion::AttentionDemo d = companion::read_attention_demo(in);
-    const Matrix<Real> q_in_place = companion::rotate_interleaved(d.q, d.rope);
-    const Matrix<Real> k_in_place = companion::rotate_interleaved(d.k, d.rope);
-    const Matrix<Real> q_halves = companion::halves_side_by_side(q_in_place, d.head_dim);
-    const Matrix<Real> k_halves = companion::halves_side_by_side(k_in_place, d.head_dim);
-    const Matrix<Real> out_in_place = companion::full_attention(q_in_place, k_in_place, d.v, d.heads, d.head_dim);
-    const Matrix<Real> out_halves = companion::full_attention(q_halves, k_halves, d.v, d.heads, d.head_dim);
+    const Matrix<Real> q_in_place = rotate_rows(d.q, d.rope);
+    const Matrix<Real> k_in_place = rotate_rows(d.k, d.rope);
+    const Matrix<Real> q_halves = halves_side_by_side(q_in_place, d.head_dim);
+    const Matrix<Real> k_halves = halves_side_by_side(k_in_place, d.head_dim);
+    const Matrix<Real> out_in_place = attention_all_visible(q_in_place, k_in_place, d.v, HeadLayout{d.heads, d.heads, d.head_dim});
+    const Matrix<Real> out_halves = attention_all_visible(q_halves, k_halves, d.v, HeadLayout{d.heads, d.heads, d.head_dim});
     return {
         {"q_interleaved", q_in_place},
         {"attention_output_interleaved", out_in_place},

@@ -1,6 +1,7 @@
 // The companion article's examples as named steps: the 30-degree stamp, Position
 // Interpolation, NTK-aware scaling, grouped heads and the KV cache, the SiLU branch, attention
 // without position, and its NumPy RoPE-attention demo redone on seeded inputs.
+#include "solutions/rope_demo.hpp"
 #include "solutions/worked/worked.hpp"
 
 #include <fmt/format.h>
@@ -23,39 +24,6 @@ template <class T>
 bool same_turn(const Rope<T>& rope, long a, long b) {
     const Vector<T> pointer{T(1), T(0)};
     return max_abs_difference<T>(rope_rotate(pointer, rope, T(a)), rope_rotate(pointer, rope, T(b))) < negligible<T>();
-}
-
-// Rotates every row t of m (heads side by side) to position t.  m: [T, heads * d]
-template <class T>
-Matrix<T> rotate_rows(Matrix<T> m, const Rope<T>& rope) {
-    for (std::size_t t = 0; t < m.rows; ++t) apply_rope(m.row(t), rope, rope_turn(rope, T(static_cast<long>(t))));
-    return m;
-}
-
-// The demo's write-back: each head's even coordinates first, then its odd ones
-// (np.concatenate([x[..., 0::2], x[..., 1::2]])).  m: [T, heads * d]
-template <class T>
-Matrix<T> evens_then_odds(const Matrix<T>& m, std::size_t d) {
-    Matrix<T> out(m.rows, m.cols);
-    for (std::size_t t = 0; t < m.rows; ++t)
-        for (std::size_t head = 0; head < m.cols; head += d)
-            for (std::size_t i = 0; i < d / 2; ++i) {
-                out(t, head + i) = m(t, head + 2 * i);
-                out(t, head + d / 2 + i) = m(t, head + 2 * i + 1);
-            }
-    return out;
-}
-
-// Attention in which every query sees every key, as the demo computes it (no causal mask):
-// every query is given the last position, so the block's mask hides nothing.
-// q, k, v: [T, heads * d] -> [T, heads * d]
-template <class T>
-Matrix<T> attention_all_visible(const Matrix<T>& q, const Matrix<T>& k, const Matrix<T>& v, const HeadLayout& layout,
-                                std::vector<Matrix<T>>* weights = nullptr) {
-    KvCache<T> cache;
-    for (std::size_t t = 0; t < k.rows; ++t) cache.append(k.row(t), v.row(t), long(t));
-    const std::vector<long> positions(q.rows, long(k.rows) - 1);
-    return causal_attention<T>(q, positions, cache, layout, weights);
 }
 
 // The output of one query at the last position over tokens placed in `order`: token order[p]
@@ -315,7 +283,7 @@ Worked<T> rope_demo_example() {
         w.matrix(fmt::format("v/head-{}", h), {fmt::format("seeded v of head {}", h), fmt::format("第 {} 个头的种子 v", h)}, columns(v, h * dim, dim), head_shape);
     }
     const Matrix<T> q_rot = rotate_rows(q, interleaved), k_rot = rotate_rows(k, interleaved);
-    const Matrix<T> q_demo = rotate_rows(evens_then_odds(q, dim), half), k_demo = rotate_rows(evens_then_odds(k, dim), half);
+    const Matrix<T> q_demo = rotate_rows(halves_side_by_side(q, dim), half), k_demo = rotate_rows(halves_side_by_side(k, dim), half);
     for (std::size_t h = 0; h < heads; ++h) {
         w.matrix(fmt::format("q-rotated/head-{}", h), {"q with pairs (2i, 2i+1) turned in place", "坐标对 (2i, 2i+1) 原位旋转后的 q"}, columns(q_rot, h * dim, dim), head_shape);
         w.matrix(fmt::format("q-demo/head-{}", h), {"the demo's q_rot: rotated x-halves, then y-halves (the half layout on a permuted q)",
@@ -323,8 +291,8 @@ Worked<T> rope_demo_example() {
                  columns(q_demo, h * dim, dim), head_shape);
     }
     w.difference("layout/q-gap", {"max |evens-then-odds(q turned in place) - demo's q_rot|", "max |先偶后奇重排(原位旋转的 q) - 演示的 q_rot|"},
-                 max_abs_difference(evens_then_odds(q_rot, dim), q_demo));
-    w.difference("layout/k-gap", {"the same for k", "k 的同一比较"}, max_abs_difference(evens_then_odds(k_rot, dim), k_demo));
+                 max_abs_difference(halves_side_by_side(q_rot, dim), q_demo));
+    w.difference("layout/k-gap", {"the same for k", "k 的同一比较"}, max_abs_difference(halves_side_by_side(k_rot, dim), k_demo));
 
     std::vector<Matrix<T>> weights;
     const Matrix<T> out = attention_all_visible(q_rot, k_rot, v, layout, &weights);
