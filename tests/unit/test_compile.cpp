@@ -11,25 +11,14 @@
 #include <thread>
 #include <vector>
 
+#include "temp_dir.hpp"
+
 using namespace blockcheck;
 namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh temporary folder, removed with everything in it at the end.
-struct TempDir {
-    fs::path path;
-    explicit TempDir(const std::string& tag) {
-        static int counter = 0;
-        path = fs::temp_directory_path() /
-               ("blockcheck-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        fs::remove_all(path, ignored);
-    }
-};
+using testing::TempDir;
 
 fs::path hostile_source(const std::string& name) {
     return fs::path(BLOCKCHECK_SOURCE_DIR) / "tests" / "hostile" / (name + ".cpp");

@@ -12,24 +12,14 @@
 #include <set>
 #include <sstream>
 
+#include "temp_dir.hpp"
+
 using namespace blockcheck;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-    fs::path path;
-    explicit TempDir(const std::string& tag) {
-        static int counter = 0;
-        path = fs::temp_directory_path() /
-               ("blockcheck-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        fs::remove_all(path, ignored);
-    }
-};
+using testing::TempDir;
 
 const fs::path repo = BLOCKCHECK_SOURCE_DIR;
 
