@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct GradeOptions {
-    std::vector<std::string> dirs;
+    std::vector<std::string> dirs, chapters;
     std::string out = "grades", cache, shard;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     bool variants = false, merge = false, gradescope = false, reveal = false, regrade = false;
@@ -105,7 +105,7 @@ void print_report(const GradeReport& r, const fs::path& out, Lang lang) {
 }
 
 int grade(const Context& context, const GradeOptions& o) {
-    const ExerciseSet set = ExerciseSet::load(context.root);
+    const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
     if (o.dirs.empty()) throw InputFileError("grade: give the folders of submissions (blockcheck grade DIR... --out DIR)");
     GradeSettings settings = settings_from(context, o);
     std::vector<std::string> ignored;
@@ -131,7 +131,7 @@ int grade(const Context& context, const GradeOptions& o) {
 }
 
 int merge(const Context& context, const GradeOptions& o) {
-    const ExerciseSet set = ExerciseSet::load(context.root);
+    const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
     if (o.dirs.empty()) throw InputFileError("grade --merge: give the output folders of the shards");
     std::vector<std::string> warnings;
     const auto students = merge_outputs(std::vector<fs::path>(o.dirs.begin(), o.dirs.end()), o.out, set, &warnings);
@@ -158,7 +158,7 @@ std::string gradescope_student(const fs::path& metadata) {
 }
 
 int gradescope(const Context& context, const GradeOptions& o) {
-    const ExerciseSet set = ExerciseSet::load(context.root);
+    const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
     const fs::path submission = env_or("BLOCKCHECK_GRADESCOPE_SUBMISSION", "/autograder/submission");
     const fs::path results = env_or("BLOCKCHECK_GRADESCOPE_RESULTS", "/autograder/results/results.json");
     const fs::path metadata = env_or("BLOCKCHECK_GRADESCOPE_METADATA", "/autograder/submission_metadata.json");
@@ -194,6 +194,8 @@ void add_grade_command(CLI::App& app, Context& context) {
     cmd->add_option("--out", o->out, "where the gradebook, results/, junit.xml, gradescope/ and summary.txt go")
         ->capture_default_str();
     cmd->add_option("--jobs,-j", o->jobs, "programs compiled and run at once (default: the number of cores)");
+    cmd->add_option("--chapter", o->chapters,
+                    "grade only this chapter's exercises (repeatable; default: all; give the shards and --merge the same)");
     cmd->add_flag("--variants", o->variants, "give each student inputs of their own, seeded by student id and exercise");
     cmd->add_option("--shard", o->shard, "grade only share K of N of the students (by a stable hash of the id), e.g. 2/5");
     cmd->add_flag("--merge", o->merge, "combine the output folders of --shard runs into --out");

@@ -139,6 +139,19 @@ const Exercise& ExerciseSet::at(std::string_view id) const {
     throw InputFileError("no exercise \"" + std::string(id) + "\"; the exercises are: " + ids);
 }
 
+ExerciseSet ExerciseSet::only_chapters(const std::vector<std::string>& chapters) const {
+    if (chapters.empty()) return *this;
+    std::string known;
+    for (const auto& [name, chapter] : chapters_) known += (known.empty() ? "" : ", ") + name;
+    for (const std::string& c : chapters)
+        if (!chapters_.count(c)) throw InputFileError("no chapter \"" + c + "\"; the chapters are: " + known);
+    ExerciseSet subset = *this;
+    std::erase_if(subset.exercises_, [&](const Exercise& e) {
+        return std::find(chapters.begin(), chapters.end(), e.chapter) == chapters.end();
+    });
+    return subset;
+}
+
 void ExerciseSet::read_chapter(const std::filesystem::path& file) {
     const Json json = read_json_exact(file);
     const std::string where = file.string();

@@ -47,6 +47,10 @@ public:
     // The exercise with that id, or an InputFileError listing the ids.
     const Exercise& at(std::string_view id) const;
 
+    // The same set with only these chapters' exercises (all when `chapters` is empty); an
+    // unknown chapter is an InputFileError listing the chapters.
+    ExerciseSet only_chapters(const std::vector<std::string>& chapters) const;
+
     // The chapter's title, from data/exercises/<chapter>/chapter.json.
     const Text& chapter_title(const std::string& chapter) const;
 
