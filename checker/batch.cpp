@@ -5,6 +5,7 @@
 
 #include "archive.hpp"
 #include "json_exact.hpp"
+#include "report_html.hpp"
 #include "variants.hpp"
 
 #include <fmt/format.h>
@@ -671,6 +672,7 @@ void write_class_files(const fs::path& out, const ExerciseSet& set, const std::v
     write_file_atomically(out / "gradebook.csv", gradebook_csv(exercises, students));
     write_file_atomically(out / "junit.xml", junit_xml(students));
     write_file_atomically(out / "summary.txt", summary_text(exercises, students));
+    write_file_atomically(out / "report.html", report_html(exercises, students));
 }
 
 std::vector<StudentRecord> merge_outputs(const std::vector<fs::path>& shard_outs, const fs::path& out,

@@ -28,6 +28,7 @@ void add_list_command(CLI::App& app, Context& context);
 void add_show_commands(CLI::App& app, Context& context);
 void add_run_command(CLI::App& app, Context& context);
 void add_grade_command(CLI::App& app, Context& context);
+void add_explain_command(CLI::App& app, Context& context);
 
 // `blockcheck` with no command: check every exercise.
 int run_default_check(const Context& context);

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
     add_bench_command(app, context);
     add_rerun_command(app, context);
     add_verify_command(app, context);
+    add_explain_command(app, context);
 
     try {
         app.parse(argc, argv);

@@ -64,7 +64,7 @@ cat "$ws/log.txt"
 [[ $status == 0 ]] || fail "grade should exit 0, got $status"
 
 # The outputs, exactly.
-[[ "$(ls "$out" | tr '\n' ' ')" == "gradebook.csv gradescope junit.xml results summary.txt " ]] || fail "unexpected outputs: $(ls "$out")"
+[[ "$(ls "$out" | tr '\n' ' ')" == "gradebook.csv gradescope junit.xml report.html results summary.txt " ]] || fail "unexpected outputs: $(ls "$out")"
 [[ $(ls "$out/results" | wc -l) == 19 && $(ls "$out/gradescope" | wc -l) == 19 ]] || fail "19 results and 19 Gradescope files expected"
 
 score() { tr -d '\r' < "$out/gradebook.csv" | awk -F, -v id="$1" '$1 == id { print $NF }'; }
