@@ -5,6 +5,7 @@
 #include "block/real.hpp"
 #include "block/tensor.hpp"
 
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -56,6 +57,11 @@ inline long Inputs::integer(const std::string& name) const {
     if (floor(x) != x) throw InputError("input '" + name + "' should be a whole number");
     return x.convert_to<long>();
 }
+
+// Answer values a reference solution returns.
+inline Value boolean(bool b) { return Value(std::in_place_type<bool>, b); }
+inline Value choice(const char* letter) { return Value(Choice{letter}); }
+inline Value count(std::uint64_t n) { return Value(Real(static_cast<unsigned long long>(n))); }
 
 // A reference solution: inputs -> answers by name, computed through the block.
 using ReferenceSolution = Values (*)(const Inputs&);

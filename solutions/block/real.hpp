@@ -88,4 +88,14 @@ T pi() {
     return value;
 }
 
+// degrees -> radians, and back.
+template <class T>
+T radians(const T& degrees) {
+    return degrees * pi<T>() / T(180);
+}
+template <class T>
+T degrees(const T& radians) {
+    return radians * T(180) / pi<T>();
+}
+
 }  // namespace blockcheck

@@ -28,11 +28,10 @@ Values max_sequence_slots(const Inputs& in);
 // Small helpers shared by the chapter's references.
 namespace ch25 {
 
-inline Value boolean(bool b) { return Value(std::in_place_type<bool>, b); }
-inline Value choice(const char* letter) { return Value(Choice{letter}); }
-inline Value count(Count n) { return Value(Real(static_cast<unsigned long long>(n))); }
-
-inline Real radians(const Real& degrees) { return degrees * pi<Real>() / Real(180); }
+using blockcheck::boolean;
+using blockcheck::choice;
+using blockcheck::count;
+using blockcheck::radians;
 
 // mean_j x_j^2: the quantity under RMSNorm's root (exact for decimal inputs).
 inline Real mean_square(const Vector<Real>& x) {

@@ -47,12 +47,11 @@ Values interview_questions(const Inputs& in);
 // Small helpers shared by the companion's references.
 namespace companion {
 
-inline Value boolean(bool b) { return Value(std::in_place_type<bool>, b); }
-inline Value choice(const char* letter) { return Value(Choice{letter}); }
-inline Value count(Count n) { return Value(Real(static_cast<unsigned long long>(n))); }
-
-inline Real radians(const Real& degrees) { return degrees * pi<Real>() / Real(180); }
-inline Real degrees(const Real& radians) { return radians * Real(180) / pi<Real>(); }
+using blockcheck::boolean;
+using blockcheck::choice;
+using blockcheck::count;
+using blockcheck::degrees;
+using blockcheck::radians;
 
 // A whole-number input that must be at least `least` (widths, sizes, positions).
 inline long integer_at_least(const Inputs& in, const std::string& name, long least) {

@@ -164,16 +164,6 @@ Worked<T> block_properties_example(const BlockConfig<T>& modern);
 
 namespace worked {
 
-template <class T>
-T degrees(const T& radians) {
-    return radians * T(180) / pi<T>();
-}
-
-template <class T>
-T radians(const T& degrees) {
-    return degrees * pi<T>() / T(180);
-}
-
 // A difference this small is rounding, not a change: 10^-(digits - 8) at T's precision.
 template <class T>
 T negligible() {
