@@ -1,6 +1,6 @@
 // blockcheck: exercises, grading and verification for the RoPE / RMSNorm / SwiGLU chapter.
-#include "cli.hpp"
-#include "json_exact.hpp"
+#include "checker/common/cli.hpp"
+#include "checker/common/json_exact.hpp"
 
 #include <fmt/format.h>
 
@@ -31,8 +31,10 @@ int main(int argc, char** argv) {
     app.add_option("--lang", lang_option, "language of the prose: zh or en (default: from LANG)")
         ->check(CLI::IsMember({"zh", "en"}));
     add_check_command(app, context);
+    add_watch_command(app, context);
     add_list_command(app, context);
-    add_show_commands(app, context);
+    add_show_command(app, context);
+    add_hint_command(app, context);
     add_run_command(app, context);
     add_grade_command(app, context);
     add_forward_command(app, context);

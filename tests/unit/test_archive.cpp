@@ -1,5 +1,5 @@
 // Unpacking students' archives: what is written, and what makes an archive the student's error.
-#include "checker/archive.hpp"
+#include "checker/grade/archive.hpp"
 
 #include <doctest/doctest.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // Block case files: every malformed case is refused with a message naming the field.
-#include "checker/block_case.hpp"
+#include "checker/block/block_case.hpp"
 
 #include <doctest/doctest.h>
 

@@ -2,7 +2,7 @@
 // inputs of their exercise files: the companion's numbers, exact counts, and the properties
 // the exercises teach (only position differences count, interpolation slows every pair,
 // NTK keeps the first pair, the demo's write-back leaves attention unchanged).
-#include "checker/protocol.hpp"
+#include "checker/exercise/protocol.hpp"
 #include "solutions/block/attention.hpp"
 #include "solutions/block/block.hpp"
 #include "solutions/exercise.hpp"

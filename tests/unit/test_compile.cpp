@@ -1,5 +1,5 @@
 // compile_program, its cache, and the trimming of gcc's messages.
-#include "checker/compile.hpp"
+#include "checker/run/compile.hpp"
 
 #include <doctest/doctest.h>
 #include <unistd.h>

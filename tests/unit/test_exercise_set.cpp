@@ -1,8 +1,8 @@
 // Exercise definitions and variants: loading, chapter selection, reproducible draws.
-#include "checker/exercise_set.hpp"
-#include "checker/json_exact.hpp"
-#include "checker/protocol.hpp"
-#include "checker/variants.hpp"
+#include "checker/exercise/exercise_set.hpp"
+#include "checker/common/json_exact.hpp"
+#include "checker/exercise/protocol.hpp"
+#include "checker/exercise/variants.hpp"
 
 #include <doctest/doctest.h>
 

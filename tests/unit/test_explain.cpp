@@ -1,6 +1,6 @@
 // The explainer's embedded values are the block's: each is checked against the block functions
 // directly, and the page keeps its data blob inert and its assets inline.
-#include "checker/explain.hpp"
+#include "checker/block/explain.hpp"
 #include "solutions/block/block.hpp"
 #include "solutions/block/counts.hpp"
 #include "solutions/block/real.hpp"

@@ -1,9 +1,9 @@
 // Batch grading end to end on a small class and two exercises: scores, archives, links,
 // variants, reuse of unchanged students, and the shard split.
-#include "checker/archive.hpp"
-#include "checker/batch.hpp"
-#include "checker/json_exact.hpp"
-#include "checker/variants.hpp"
+#include "checker/grade/archive.hpp"
+#include "checker/grade/batch.hpp"
+#include "checker/common/json_exact.hpp"
+#include "checker/exercise/variants.hpp"
 
 #include <doctest/doctest.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 // What a batch's records render to: CSV quoting, XML that parses whatever a program printed,
 // Gradescope's fields, the JSON round trip and the summary.
-#include "checker/gradebook.hpp"
+#include "checker/grade/gradebook.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // run_process against the hostile programs of tests/hostile (compiled once per test run).
-#include "checker/compile.hpp"
-#include "checker/process.hpp"
+#include "checker/run/compile.hpp"
+#include "checker/run/process.hpp"
 
 #include <doctest/doctest.h>
 #include <signal.h>

@@ -1,5 +1,5 @@
 // The exercise-program protocol: what parses, and what every malformed line reports.
-#include "checker/protocol.hpp"
+#include "checker/exercise/protocol.hpp"
 
 #include <doctest/doctest.h>
 

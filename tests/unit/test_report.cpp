@@ -1,5 +1,5 @@
 // report.html: the class at a glance, rendered from the records alone, with nothing fetched.
-#include "checker/report_html.hpp"
+#include "checker/grade/report_html.hpp"
 
 #include <doctest/doctest.h>
 

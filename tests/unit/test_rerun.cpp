@@ -1,7 +1,7 @@
 // `rerun`: the worked examples' steps, their values at the book's six decimals and at more
 // digits, and their shapes.
-#include "checker/rerun_catalog.hpp"
-#include "checker/rerun_format.hpp"
+#include "checker/verify/rerun_catalog.hpp"
+#include "checker/verify/rerun_format.hpp"
 
 #include <doctest/doctest.h>
 

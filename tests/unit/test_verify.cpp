@@ -1,8 +1,8 @@
 // `verify`: the claims of data/claims against the worked steps; verdicts, errata, and the
 // loader's messages.
-#include "checker/claims.hpp"
-#include "checker/json_exact.hpp"
-#include "checker/rerun_catalog.hpp"
+#include "checker/verify/claims.hpp"
+#include "checker/common/json_exact.hpp"
+#include "checker/verify/rerun_catalog.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,0 +1,53 @@
+// `blockcheck explain --html FILE`: the four-mode explainer page, drawn from the block's values.
+#include "checker/common/cli.hpp"
+#include "checker/block/explain.hpp"
+#include "checker/grade/gradebook.hpp"
+#include "checker/common/json_exact.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace blockcheck {
+namespace {
+
+struct ExplainOptions {
+    std::string html, check_results;
+};
+
+// `check --json`'s output; a missing file or bad JSON is an InputFileError naming it.
+nlohmann::ordered_json read_check_results(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw InputFileError(file + ": cannot read the check results");
+    std::ostringstream text;
+    text << in.rdbuf();
+    try {
+        return nlohmann::ordered_json::parse(text.str());
+    } catch (const nlohmann::json::parse_error& e) {
+        throw InputFileError(file + ": not JSON (" + e.what() + "); pass the output of `blockcheck check --json`");
+    }
+}
+
+}  // namespace
+
+void add_explain_command(CLI::App& app, Context& context) {
+    auto options = std::make_shared<ExplainOptions>();
+    CLI::App* cmd = app.add_subcommand(
+        "explain", "write a self-contained HTML explainer (basics, advanced, practice, optimisation) drawn from the block's values");
+    cmd->add_option("--html", options->html, "the HTML file to write")->required();
+    cmd->add_option("--check-results", options->check_results,
+                    "the output of `blockcheck check --json`: your answers beside the reference in the practice mode");
+    cmd->callback([&context, options] {
+        context.run = [&context, options] {
+            const nlohmann::ordered_json check =
+                options->check_results.empty() ? nlohmann::ordered_json(nullptr) : read_check_results(options->check_results);
+            const std::string page = explain_html(context.root, explain_data(context.root, context.lang, check), context.lang);
+            write_file_atomically(options->html, page);
+            fmt::print("{}{}\n", tr(context.lang, "wrote ", "已写入 "), options->html);
+            return 0;
+        };
+    });
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,74 @@
+// `blockcheck forward CASE.json`: the full block on a block case, as JSON.
+#include "checker/block/block_case.hpp"
+#include "checker/common/cli.hpp"
+
+#include <fmt/format.h>
+
+namespace blockcheck {
+namespace {
+
+struct ForwardOptions {
+    std::string case_file;
+    std::string precision = "50";
+    int digits = 0;  // 0: all the precision carries
+    bool trace = false;
+};
+
+// One JSON array per matrix row, rows one per line: [["0.1", "0.2"], ...]
+template <class T>
+std::string rows_json(const Matrix<T>& m, int digits, const std::string& indent) {
+    std::string out = "[\n";
+    for (std::size_t r = 0; r < m.rows; ++r) {
+        out += indent + "  [";
+        for (std::size_t c = 0; c < m.cols; ++c)
+            out += fmt::format("{}\"{}\"", c ? ", " : "", to_decimal(m(r, c), digits));
+        out += r + 1 < m.rows ? "],\n" : "]\n";
+    }
+    return out + indent + "]";
+}
+
+template <class T>
+int forward_at(const ForwardOptions& options) {
+    const BlockCase<T> bc = read_block_case<T>(read_json_exact(options.case_file), options.case_file);
+    const int digits = options.digits > 0 ? options.digits : decimal_digits<T>();
+    Trace<T> trace;
+    Matrix<T> y;
+    try {
+        y = block_forward(bc.config, bc.weights, bc.input, bc.start_position, options.trace ? &trace : nullptr);
+    } catch (const UndefinedNorm& e) {
+        throw InputFileError(options.case_file + ": " + e.what() + " (config.rms_norm_eps is 0)");
+    }
+    std::string out = "{\n  \"output\": " + rows_json(y, digits, "  ");
+    if (options.trace) {
+        out += ",\n  \"trace\": {\n";
+        for (std::size_t i = 0; i < trace.size(); ++i)
+            out += fmt::format("    \"{}\": {}{}\n", trace[i].first, rows_json(trace[i].second, digits, "    "),
+                               i + 1 < trace.size() ? "," : "");
+        out += "  }";
+    }
+    fmt::print("{}\n}}\n", out);
+    return 0;
+}
+
+}  // namespace
+
+void add_forward_command(CLI::App& app, Context& context) {
+    auto options = std::make_shared<ForwardOptions>();
+    CLI::App* cmd = app.add_subcommand("forward", "run the full block on a block case and print its output as JSON");
+    cmd->add_option("case", options->case_file, "block case file (JSON)")->required();
+    cmd->add_option("--precision", options->precision, "double, 50 or 100 significant digits")
+        ->check(CLI::IsMember({"double", "50", "100"}))
+        ->capture_default_str();
+    cmd->add_option("--digits", options->digits, "significant digits to print (default: all the precision carries)")
+        ->check(CLI::Range(1, 100));
+    cmd->add_flag("--trace", options->trace, "also print every intermediate value (N, Q, K, V, ... output)");
+    cmd->callback([&context, options] {
+        context.run = [options] {
+            if (options->precision == "double") return forward_at<double>(*options);
+            if (options->precision == "100") return forward_at<Real100>(*options);
+            return forward_at<Real50>(*options);
+        };
+    });
+}
+
+}  // namespace blockcheck

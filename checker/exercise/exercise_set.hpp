@@ -1,0 +1,68 @@
+// Exercise definitions (data/exercises/<chapter>/<id>.json), loaded and checked once.
+#pragma once
+
+#include "checker/exercise/answer_compare.hpp"
+#include "checker/common/i18n.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace blockcheck {
+
+// Named input values as protocol text, in the order they are fed to a program.
+using InputList = std::vector<std::pair<std::string, std::string>>;
+
+// The `name = value` lines a program reads on standard input.
+std::string input_text(const InputList& inputs);
+
+struct Exercise {
+    std::string id, chapter, kind, section;  // kind: "exercise" or "worked-example"
+    int order = 0;                           // place on the board within its chapter
+    Text title, prompt;
+    std::string source;                      // the student's program, relative to the repository
+    InputList inputs;                        // the book's values
+    nlohmann::ordered_json variants;         // input name -> how its variant values are drawn
+    std::vector<AnswerSpec> answers;
+    std::map<std::string, std::vector<std::string>> options;  // choice answers: their letters
+    std::vector<Text> hints;
+    std::filesystem::path file;              // where the definition was read from
+
+    double max_score() const;
+    std::string file_name() const { return std::filesystem::path(source).filename().string(); }
+};
+
+class ExerciseSet {
+public:
+    // Reads every data/exercises/*/*.json below `root`; a malformed file is an InputFileError
+    // naming the file and field, and so is an exercise without a reference solution.
+    static ExerciseSet load(const std::filesystem::path& root);
+
+    const std::vector<Exercise>& all() const { return exercises_; }
+    const Exercise* find(std::string_view id) const;
+    // The exercise with that id, or an InputFileError listing the ids.
+    const Exercise& at(std::string_view id) const;
+
+    // The same set with only these chapters' exercises (all when `chapters` is empty); an
+    // unknown chapter is an InputFileError listing the chapters.
+    ExerciseSet only_chapters(const std::vector<std::string>& chapters) const;
+
+    // The chapter's title, from data/exercises/<chapter>/chapter.json.
+    const Text& chapter_title(const std::string& chapter) const;
+
+private:
+    struct Chapter {
+        Text title;
+        int order = 0;  // place of the chapter on the board
+    };
+    void read_chapter(const std::filesystem::path& file);
+
+    std::vector<Exercise> exercises_;  // by chapter order, then exercise order
+    std::map<std::string, Chapter> chapters_;
+};
+
+}  // namespace blockcheck

@@ -1,0 +1,227 @@
+// `blockcheck grade DIR...`: a class's submissions into a gradebook; `--merge` combines shard
+// outputs; `--gradescope` is Gradescope's run_autograder step for one submission.
+#include "checker/grade/batch.hpp"
+#include "checker/common/cli.hpp"
+#include "checker/common/json_exact.hpp"
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <thread>
+
+namespace blockcheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct GradeOptions {
+    std::vector<std::string> dirs, chapters;
+    std::string out = "grades", cache, shard;
+    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+    bool variants = false, merge = false, gradescope = false, reveal = false, regrade = false;
+    double cpu = 2, wall = 5, memory_mib = 512, compile_wall = 30;
+};
+
+std::string env_or(const char* name, const char* fallback) {
+    const char* value = std::getenv(name);
+    return value && *value ? value : fallback;
+}
+
+// Parts not correct, by verdict: "2 wrong, 1 compile_error".
+std::string verdict_counts(const StudentRecord& s) {
+    std::map<std::string, int> counts;
+    for (const ExerciseRecord& e : s.exercises)
+        for (const PartRecord& p : e.parts)
+            if (p.verdict != "correct") ++counts[p.verdict];
+    std::string text;
+    for (const auto& [verdict, n] : counts) text += fmt::format("{}{} {}", text.empty() ? "" : ", ", n, verdict);
+    return text;
+}
+
+// A line per student, or on a terminal one progress bar redrawn in place.
+class ProgressPrinter {
+public:
+    ProgressPrinter(bool terminal, Lang lang) : terminal_(terminal), lang_(lang) {}
+
+    void operator()(const GradeProgress& p) {
+        const StudentRecord& s = *p.record;
+        if (terminal_) {
+            const std::size_t width = 30, filled = p.total ? p.done * width / p.total : width;
+            fmt::print("\r[{}{}] {}/{} {}  {:<24.24}", std::string(filled, '#'), std::string(width - filled, '.'), p.done,
+                       p.total, tr(lang_, "students", "名学生"), s.student);
+            if (p.done == p.total) fmt::print("\n");
+        } else {
+            std::string detail = !s.error.empty() ? std::string(tr(lang_, "unreadable: ", "无法读取：")) + s.error
+                                 : p.reused      ? std::string(tr(lang_, "unchanged", "未改动"))
+                                                 : verdict_counts(s);
+            fmt::print("[{:>{}}/{}] {:<20} {:>6}/{:<4} {}{}\n", p.done, std::to_string(p.total).size(), p.total, s.student,
+                       score_text(s.score), score_text(s.max_score), detail,
+                       p.reused ? "" : fmt::format("  ({:.1f} s)", s.seconds));
+        }
+        std::fflush(stdout);
+    }
+
+private:
+    bool terminal_;
+    Lang lang_;
+};
+
+GradeSettings settings_from(const Context& context, const GradeOptions& o) {
+    if (o.jobs < 1) throw InputFileError("--jobs must be at least 1");
+    if (!(o.cpu > 0) || !(o.wall > 0) || !(o.memory_mib > 0) || !(o.compile_wall > 0))
+        throw InputFileError("--cpu, --wall, --memory and --compile-wall must be positive");
+    GradeSettings s;
+    s.include_dir = context.root / "chapters";
+    s.out = o.out;
+    s.cache_dir = o.cache;
+    s.jobs = o.jobs;
+    s.variants = o.variants;
+    s.reveal = o.reveal;
+    s.regrade = o.regrade;
+    s.lang = context.lang;
+    s.run_limits.cpu_seconds = o.cpu;
+    s.run_limits.wall_seconds = o.wall;
+    s.run_limits.memory_bytes = static_cast<std::size_t>(o.memory_mib * (1 << 20));
+    s.compile_limits.wall_seconds = o.compile_wall;
+    s.compile_limits.cpu_seconds = std::min(s.compile_limits.cpu_seconds, o.compile_wall);
+    if (!o.shard.empty()) s.shard = parse_shard(o.shard);
+    return s;
+}
+
+void print_report(const GradeReport& r, const fs::path& out, Lang lang) {
+    fmt::print("{}: {} {} ({} {}, {} {}{}) {} {:.1f} s; {} {}\n", tr(lang, "graded", "评分完成"), r.students.size(),
+               tr(lang, "students", "名学生"), r.graded, tr(lang, "graded", "已评分"), r.reused,
+               tr(lang, "unchanged", "未改动"),
+               r.bad_submissions ? fmt::format(", {} {}", r.bad_submissions, tr(lang, "unreadable", "无法读取")) : "",
+               tr(lang, "in", "用时"), r.wall_seconds, tr(lang, "gradebook:", "成绩表："), (out / "gradebook.csv").string());
+    if (r.grader_faults)
+        fmt::print(stderr, "{}\n", tr(lang, "blockcheck: the grader failed on some programs (see summary.txt); run again to grade them",
+                                       "blockcheck：评分程序在部分程序上出错（见 summary.txt）；再运行一次即可重新评分"));
+}
+
+int grade(const Context& context, const GradeOptions& o) {
+    const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
+    if (o.dirs.empty()) throw InputFileError("grade: give the folders of submissions (blockcheck grade DIR... --out DIR)");
+    GradeSettings settings = settings_from(context, o);
+    std::vector<std::string> ignored;
+    std::vector<Submission> all = find_submissions(std::vector<fs::path>(o.dirs.begin(), o.dirs.end()), &ignored);
+    for (const std::string& file : ignored)
+        fmt::print(stderr, "blockcheck: {} {}\n", tr(context.lang, "not a submission (ignored):", "不是提交（已忽略）："), file);
+    std::vector<Submission> chosen;
+    for (Submission& s : all)
+        if (!settings.shard || in_shard(s.student, *settings.shard)) chosen.push_back(std::move(s));
+    const Lang lang = context.lang;
+    fmt::print("{} {} {}{} {} {} {}{}\n", tr(lang, "grading", "评分："), chosen.size(), tr(lang, "students", "名学生"),
+               settings.shard ? fmt::format(" ({} {} {} {})", tr(lang, "shard", "分片"), settings.shard->text(),
+                                            tr(lang, "of", "，共"), all.size())
+                              : "",
+               tr(lang, "with", "并行"), settings.jobs, tr(lang, "jobs", "个任务"),
+               settings.variants ? tr(lang, ", variant inputs", "，使用变体输入") : "");
+    std::fflush(stdout);
+    ProgressPrinter printer(::isatty(STDOUT_FILENO) != 0, lang);
+    const GradeReport report = grade_submissions(set, chosen, settings, [&](const GradeProgress& p) { printer(p); });
+    fmt::print("{} {}\n", tr(lang, "isolation:", "隔离："), describe_isolation(report.isolation));
+    print_report(report, settings.out, lang);
+    return report.grader_faults ? 1 : 0;
+}
+
+int merge(const Context& context, const GradeOptions& o) {
+    const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
+    if (o.dirs.empty()) throw InputFileError("grade --merge: give the output folders of the shards");
+    std::vector<std::string> warnings;
+    const auto students = merge_outputs(std::vector<fs::path>(o.dirs.begin(), o.dirs.end()), o.out, set, &warnings);
+    for (const std::string& w : warnings) fmt::print(stderr, "blockcheck: {}\n", w);
+    fmt::print("{} {} {} {} {} {}: {}\n", tr(context.lang, "merged", "已合并"), students.size(), tr(context.lang, "students from", "名学生，来自"),
+               o.dirs.size(), tr(context.lang, "outputs into", "个输出，写入"), o.out, (fs::path(o.out) / "gradebook.csv").string());
+    return 0;
+}
+
+// The id a Gradescope submission's variants are seeded with: the first user's email, sid or id.
+std::string gradescope_student(const fs::path& metadata) {
+    if (!fs::exists(metadata)) return "submission";
+    try {
+        const nlohmann::json m = nlohmann::json::parse(std::ifstream(metadata));
+        for (const auto& user : m.at("users"))
+            for (const char* field : {"email", "sid", "id"})
+                if (user.contains(field) && !user[field].is_null()) {
+                    std::string id = user[field].is_string() ? user[field].get<std::string>() : user[field].dump();
+                    if (!id.empty()) return id;
+                }
+    } catch (const std::exception&) {
+    }
+    return "submission";
+}
+
+int gradescope(const Context& context, const GradeOptions& o) {
+    const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
+    const fs::path submission = env_or("BLOCKCHECK_GRADESCOPE_SUBMISSION", "/autograder/submission");
+    const fs::path results = env_or("BLOCKCHECK_GRADESCOPE_RESULTS", "/autograder/results/results.json");
+    const fs::path metadata = env_or("BLOCKCHECK_GRADESCOPE_METADATA", "/autograder/submission_metadata.json");
+    if (!fs::is_directory(submission)) throw InputFileError(submission.string() + ": no submission folder here");
+    std::string work = (fs::temp_directory_path() / "blockcheck-gradescope-XXXXXX").string();
+    if (!::mkdtemp(work.data())) throw std::runtime_error("cannot create a work folder in " + fs::temp_directory_path().string());
+    struct Remove {
+        fs::path path;
+        ~Remove() {
+            std::error_code ignored;
+            fs::remove_all(path, ignored);
+        }
+    } remove{work};
+    GradeOptions options = o;
+    options.out = (fs::path(work) / "out").string();
+    const GradeSettings settings = settings_from(context, options);
+    const std::vector<Submission> one{{gradescope_student(metadata), submission, false}};
+    const GradeReport report = grade_submissions(set, one, settings);
+    const StudentRecord& s = report.students.front();
+    fs::create_directories(results.parent_path());
+    write_file_atomically(results, dump_json(gradescope_json(s)));
+    fmt::print("{}: {}/{} {}; {}\n", s.student, score_text(s.score), score_text(s.max_score),
+               tr(context.lang, "points", "分"), results.string());
+    return 0;
+}
+
+}  // namespace
+
+void add_grade_command(CLI::App& app, Context& context) {
+    auto o = std::make_shared<GradeOptions>();
+    CLI::App* cmd = app.add_subcommand("grade", "grade a batch of submissions (folders or .zip/.tar.gz, one per student) into a gradebook");
+    cmd->add_option("dirs", o->dirs, "folders of submissions (with --merge: the output folders of the shards)");
+    cmd->add_option("--out", o->out, "where the gradebook, results/, junit.xml, gradescope/ and summary.txt go")
+        ->capture_default_str();
+    cmd->add_option("--jobs,-j", o->jobs, "programs compiled and run at once (default: the number of cores)");
+    cmd->add_option("--chapter", o->chapters,
+                    "grade only this chapter's exercises (repeatable; default: all; give the shards and --merge the same)");
+    cmd->add_flag("--variants", o->variants, "give each student inputs of their own, seeded by student id and exercise");
+    cmd->add_option("--shard", o->shard, "grade only share K of N of the students (by a stable hash of the id), e.g. 2/5");
+    cmd->add_flag("--merge", o->merge, "combine the output folders of --shard runs into --out");
+    cmd->add_flag("--gradescope", o->gradescope,
+                  "Gradescope's run_autograder step: grade /autograder/submission into /autograder/results/results.json");
+    cmd->add_flag("--reveal", o->reveal, "show the expected value of wrong answers in the results");
+    cmd->add_flag("--regrade", o->regrade, "grade every student again, even when nothing changed");
+    cmd->add_option("--cache", o->cache, "folder of compiled programs, shared between runs (default: OUT/.cache)");
+    cmd->add_option("--cpu", o->cpu, "CPU seconds a program may use")->capture_default_str();
+    cmd->add_option("--wall", o->wall, "seconds a program may run")->capture_default_str();
+    cmd->add_option("--memory", o->memory_mib, "MiB of memory a program may map")->capture_default_str();
+    cmd->add_option("--compile-wall", o->compile_wall, "seconds the compiler may take on one program")->capture_default_str();
+    cmd->footer(
+        "Outputs: gradebook.csv, results/<student>.json, junit.xml, gradescope/<student>.json, summary.txt.\n"
+        "A student whose sources, inputs and grader are unchanged since the last run into the same --out is not\n"
+        "graded again; an interrupted run picks up where it stopped. Exit 0 when the gradebook is written, 1 when\n"
+        "the grader failed on some program (run again), 2 for bad usage.\n"
+        "--gradescope reads BLOCKCHECK_GRADESCOPE_SUBMISSION, _RESULTS and _METADATA when set, instead of the\n"
+        "/autograder paths. BLOCKCHECK_GRADE_ISOLATION=bubblewrap_uid|bubblewrap|uid_only|limits_only forces an isolation.");
+    cmd->callback([&context, o] {
+        context.run = [&context, o] {
+            if (o->gradescope) return gradescope(context, *o);
+            if (o->merge) return merge(context, *o);
+            return grade(context, *o);
+        };
+    });
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,435 @@
+#include "checker/grade/gradebook.hpp"
+
+#include "checker/run/compile.hpp"
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+
+namespace blockcheck {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+bool is_grader_fault(const PartRecord& p) { return p.verdict == "grader_fault"; }
+
+// JUnit's three outcomes besides passing.
+enum class Outcome { passed, failure, error, skipped };
+
+Outcome outcome_of(const std::string& verdict) {
+    if (verdict == "correct") return Outcome::passed;
+    if (verdict == "grader_fault") return Outcome::skipped;
+    if (verdict == "wrong" || verdict == "too_few_digits" || verdict == "missing" || verdict == "unparseable")
+        return Outcome::failure;
+    return Outcome::error;  // compile_error, crashed, timed_out, output_limit, bad_submission
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// The verdict a part of an unreadable submission is reported under.
+std::string part_verdict(const StudentRecord& s, const PartRecord& p) {
+    return s.error.empty() ? p.verdict : "bad_submission";
+}
+
+// Decodes one UTF-8 character at `i`; returns the code point (0xFFFD for an invalid sequence)
+// and advances `i` past it (one byte for an invalid sequence).
+char32_t next_code_point(std::string_view text, std::size_t& i) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char lead = byte(i);
+    if (lead < 0x80) return ++i, lead;
+    int length = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 && lead < 0xE0 ? 2 : 0;
+    if (length == 0 || i + static_cast<std::size_t>(length) > text.size()) return ++i, 0xFFFD;
+    char32_t cp = lead & (0x7F >> length);
+    for (int k = 1; k < length; ++k) {
+        const unsigned char c = byte(i + static_cast<std::size_t>(k));
+        if ((c & 0xC0) != 0x80) return ++i, 0xFFFD;
+        cp = (cp << 6) | (c & 0x3F);
+    }
+    const bool overlong = (length == 3 && cp < 0x800) || (length == 4 && cp < 0x10000);
+    if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return ++i, 0xFFFD;
+    i += static_cast<std::size_t>(length);
+    return cp;
+}
+
+void append_utf8(std::string& out, char32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+Json part_json(const PartRecord& p) {
+    return {{"name", p.name}, {"verdict", p.verdict}, {"score", p.score}, {"max_score", p.max_score}, {"message", p.message}};
+}
+
+Json exercise_json(const ExerciseRecord& e) {
+    Json parts = Json::array();
+    for (const PartRecord& p : e.parts) parts.push_back(part_json(p));
+    Json j = {{"id", e.id},
+              {"status", e.status},
+              {"score", e.score},
+              {"max_score", e.max_score},
+              {"variant", e.variant ? Json(*e.variant) : Json(nullptr)},
+              {"source", e.source.empty() ? Json(nullptr) : Json(e.source)},
+              {"compile_seconds", e.compile_seconds},
+              {"run_seconds", e.run_seconds},
+              {"compile_cached", e.compile_cached},
+              {"parts", parts}};
+    if (!e.note.empty()) j["note"] = e.note;
+    if (!e.issues.empty()) j["issues"] = e.issues;
+    return j;
+}
+
+template <class T>
+T field(const nlohmann::json& j, const char* name, T fallback) {
+    auto it = j.find(name);
+    return it == j.end() || it->is_null() ? fallback : it->get<T>();
+}
+
+ExerciseRecord exercise_from_json(const nlohmann::json& j) {
+    ExerciseRecord e;
+    e.id = j.at("id").get<std::string>();
+    e.status = j.at("status").get<std::string>();
+    e.score = j.at("score").get<double>();
+    e.max_score = j.at("max_score").get<double>();
+    if (auto it = j.find("variant"); it != j.end() && !it->is_null()) e.variant = it->get<std::uint64_t>();
+    e.source = field<std::string>(j, "source", "");
+    e.note = field<std::string>(j, "note", "");
+    e.issues = field<std::vector<std::string>>(j, "issues", {});
+    e.compile_seconds = field<double>(j, "compile_seconds", 0);
+    e.run_seconds = field<double>(j, "run_seconds", 0);
+    e.compile_cached = field<bool>(j, "compile_cached", false);
+    for (const auto& p : j.at("parts"))
+        e.parts.push_back({p.at("name").get<std::string>(), p.at("verdict").get<std::string>(), p.at("score").get<double>(),
+                           p.at("max_score").get<double>(), field<std::string>(p, "message", "")});
+    return e;
+}
+
+// Histogram bins of a score fraction: [0, 20%), [20%, 40%), ..., [80%, 100%].
+constexpr int bins = 5;
+int bin_of(double score, double max) {
+    if (max <= 0) return 0;
+    return std::clamp(static_cast<int>(std::floor(score / max * bins + 1e-9)), 0, bins - 1);
+}
+
+}  // namespace
+
+bool ExerciseRecord::has_grader_fault() const { return std::any_of(parts.begin(), parts.end(), is_grader_fault); }
+
+bool StudentRecord::has_grader_fault() const {
+    return std::any_of(exercises.begin(), exercises.end(), [](const ExerciseRecord& e) { return e.has_grader_fault(); });
+}
+
+Json student_json(const StudentRecord& s) {
+    Json exercises = Json::array();
+    for (const ExerciseRecord& e : s.exercises) exercises.push_back(exercise_json(e));
+    Json j = {{"student", s.student},
+              {"submission", s.submission},
+              {"status", s.error.empty() ? "graded" : "bad_submission"}};
+    if (!s.error.empty()) j["error"] = s.error;
+    j["score"] = s.score;
+    j["max_score"] = s.max_score;
+    j["variants"] = s.variants;
+    j["seconds"] = s.seconds;
+    j["key"] = s.key;
+    if (!s.notes.empty()) j["notes"] = s.notes;
+    j["exercises"] = exercises;
+    return j;
+}
+
+StudentRecord student_from_json(const nlohmann::json& j) {
+    try {
+        StudentRecord s;
+        s.student = j.at("student").get<std::string>();
+        s.submission = field<std::string>(j, "submission", "");
+        s.error = field<std::string>(j, "error", "");
+        s.score = j.at("score").get<double>();
+        s.max_score = j.at("max_score").get<double>();
+        s.variants = field<bool>(j, "variants", false);
+        s.seconds = field<double>(j, "seconds", 0);
+        s.key = field<std::string>(j, "key", "");
+        s.notes = field<std::vector<std::string>>(j, "notes", {});
+        for (const auto& e : j.at("exercises")) s.exercises.push_back(exercise_from_json(e));
+        return s;
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(std::string("not a student result: ") + e.what());
+    }
+}
+
+std::string score_text(double score) {
+    const double rounded = std::round(score * 1e9) / 1e9 + 0.0;  // + 0.0: no "-0"
+    return fmt::format("{}", rounded);
+}
+
+// ---------------------------------------------------------------------------------------------
+// gradebook.csv
+
+std::string csv_field(std::string_view text) {
+    if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::vector<std::vector<std::string>> parse_csv(std::string_view text) {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> row;
+    std::string cell;
+    bool quoted = false, any = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        any = true;
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') cell += '"', ++i;
+            else if (c == '"') quoted = false;
+            else cell += c;
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            row.push_back(std::move(cell));
+            cell.clear();
+        } else if (c == '\n' || c == '\r') {
+            if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+            row.push_back(std::move(cell));
+            cell.clear();
+            rows.push_back(std::move(row));
+            row.clear();
+            any = false;
+        } else {
+            cell += c;
+        }
+    }
+    if (any) {
+        row.push_back(std::move(cell));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+std::string gradebook_csv(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students) {
+    std::string out = "student";
+    for (const Exercise* e : exercises) out += "," + csv_field(e->id);
+    out += ",total\r\n";
+    for (const StudentRecord& s : students) {
+        out += csv_field(s.student);
+        for (const Exercise* e : exercises) {
+            auto it = std::find_if(s.exercises.begin(), s.exercises.end(), [&](auto& r) { return r.id == e->id; });
+            out += ",";
+            out += it == s.exercises.end() ? "0" : score_text(it->score);
+        }
+        out += "," + score_text(s.score) + "\r\n";
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// junit.xml
+
+std::string xml_escape(std::string_view text, bool attribute) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        const char32_t cp = next_code_point(text, i);
+        switch (cp) {
+            case '&': out += "&amp;"; continue;
+            case '<': out += "&lt;"; continue;
+            case '>': out += "&gt;"; continue;
+            case '"': out += "&quot;"; continue;
+            case '\'': out += "&apos;"; continue;
+            case '\n': out += attribute ? "&#10;" : "\n"; continue;
+            case '\r': out += attribute ? "&#13;" : "&#13;"; continue;  // a raw CR would be normalised away
+            case '\t': out += attribute ? "&#9;" : "\t"; continue;
+            default: break;
+        }
+        if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || cp == 0xFFFE || cp == 0xFFFF) continue;  // not allowed, or invisible
+        append_utf8(out, cp);
+    }
+    return out;
+}
+
+std::string junit_xml(const std::vector<StudentRecord>& students) {
+    int tests = 0, failures = 0, errors = 0, skipped = 0;
+    double seconds = 0;
+    std::string suites;
+    for (const StudentRecord& s : students) {
+        int t = 0, f = 0, e = 0, k = 0;
+        std::string cases;
+        for (const ExerciseRecord& ex : s.exercises) {
+            bool first = true;
+            for (const PartRecord& p : ex.parts) {
+                ++t;
+                const std::string verdict = part_verdict(s, p);
+                cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\"", xml_escape(s.student + "." + ex.id, true),
+                                     xml_escape(p.name, true));
+                const Outcome outcome = s.error.empty() ? outcome_of(verdict) : Outcome::error;
+                const std::string message = s.error.empty() ? p.message : s.error;
+                // The compiler's or crash's note once per exercise, on its first part.
+                const std::string body = (first && !ex.note.empty() && s.error.empty()) ? message + "\n\n" + ex.note : message;
+                switch (outcome) {
+                    case Outcome::passed: cases += "/>\n"; break;
+                    case Outcome::failure:
+                    case Outcome::error: {
+                        const char* tag = outcome == Outcome::failure ? "failure" : "error";
+                        (outcome == Outcome::failure ? f : e) += 1;
+                        cases += fmt::format(">\n      <{} type=\"{}\" message=\"{}\">{}</{}>\n    </testcase>\n", tag,
+                                             xml_escape(verdict, true), xml_escape(first_line(message), true),
+                                             xml_escape(body), tag);
+                        break;
+                    }
+                    case Outcome::skipped:
+                        ++k;
+                        cases += fmt::format(">\n      <skipped message=\"{}\"/>\n    </testcase>\n",
+                                             xml_escape("grader_fault: " + first_line(message), true));
+                        break;
+                }
+                first = false;
+            }
+        }
+        double time = 0;
+        for (const ExerciseRecord& ex : s.exercises) time += ex.compile_seconds + ex.run_seconds;
+        suites += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n{}  </testsuite>\n",
+                              xml_escape(s.student, true), t, f, e, k, time, cases);
+        tests += t, failures += f, errors += e, skipped += k, seconds += time;
+    }
+    return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"blockcheck grade\" tests=\"{}\" "
+                       "failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n{}</testsuites>\n",
+                       tests, failures, errors, skipped, seconds, suites);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gradescope
+
+Json gradescope_json(const StudentRecord& s) {
+    Json tests = Json::array();
+    for (const ExerciseRecord& ex : s.exercises) {
+        bool first = true;
+        for (const PartRecord& p : ex.parts) {
+            std::string output = s.error.empty() ? p.message : "the submission could not be read: " + s.error;
+            if (first && !ex.note.empty() && s.error.empty() && p.verdict != "correct") output += "\n\n" + ex.note;
+            if (ex.variant && first) output += fmt::format("\n(inputs of variant {})", *ex.variant);
+            tests.push_back({{"name", ex.id + ": " + p.name},
+                             {"score", p.score},
+                             {"max_score", p.max_score},
+                             {"status", p.verdict == "correct" || p.verdict == "grader_fault" ? "passed" : "failed"},
+                             {"output", output}});
+            first = false;
+        }
+    }
+    std::string output = fmt::format("{}/{} points", score_text(s.score), score_text(s.max_score));
+    if (!s.error.empty()) output += "\nThe submission could not be read: " + s.error;
+    if (s.has_grader_fault()) output += "\nThe grader failed on some parts; they are credited to you until graded again.";
+    for (const std::string& note : s.notes) output += "\n" + note;
+    return {{"score", s.score}, {"output", output}, {"tests", tests}};
+}
+
+// ---------------------------------------------------------------------------------------------
+// summary.txt
+
+std::string summary_text(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students) {
+    double max_total = 0;
+    for (const Exercise* e : exercises) max_total += e->max_score();
+    const bool variants = !students.empty() && students.front().variants;
+    std::string out = fmt::format("blockcheck grade: {} students, {} exercises, {} points{}\n\n", students.size(),
+                                  exercises.size(), score_text(max_total), variants ? ", variant inputs per student" : "");
+    std::size_t width = 5;
+    for (const Exercise* e : exercises) width = std::max(width, e->id.size());
+    out += fmt::format("{:<{}}  {:>7}  {:>5}  {:>4}  {:>5} {:>5} {:>5} {:>5} {:>5}\n", "exercise", width, "mean", "max", "full",
+                       "<20%", "<40%", "<60%", "<80%", "<=100");
+    const double n = static_cast<double>(std::max<std::size_t>(students.size(), 1));
+    auto row = [&](const std::string& name, auto score_of, double max) {
+        std::array<int, bins> histogram{};
+        double sum = 0;
+        int full = 0;
+        for (const StudentRecord& s : students) {
+            const double score = score_of(s);
+            sum += score;
+            full += max > 0 && score >= max - 1e-9;
+            ++histogram[static_cast<std::size_t>(bin_of(score, max))];
+        }
+        out += fmt::format("{:<{}}  {:>7.2f}  {:>5}  {:>4}", name, width, sum / n, score_text(max), full);
+        for (int count : histogram) out += fmt::format(" {:>5}", count);
+        out += "\n";
+    };
+    for (const Exercise* e : exercises)
+        row(
+            e->id,
+            [&](const StudentRecord& s) {
+                auto it = std::find_if(s.exercises.begin(), s.exercises.end(), [&](auto& r) { return r.id == e->id; });
+                return it == s.exercises.end() ? 0.0 : it->score;
+            },
+            e->max_score());
+    row("total", [](const StudentRecord& s) { return s.score; }, max_total);
+
+    std::map<std::string, int> verdicts;
+    for (const StudentRecord& s : students)
+        for (const ExerciseRecord& e : s.exercises)
+            for (const PartRecord& p : e.parts) ++verdicts[part_verdict(s, p)];
+    out += "\nverdicts of the answer parts:\n";
+    for (const char* v : {"correct", "wrong", "too_few_digits", "missing", "unparseable", "compile_error", "crashed",
+                          "timed_out", "output_limit", "bad_submission", "grader_fault"})
+        if (verdicts.contains(v)) out += fmt::format("  {:<15} {:>6}\n", v, verdicts[v]);
+
+    std::string bad, faults;
+    for (const StudentRecord& s : students) {
+        if (!s.error.empty()) bad += fmt::format("  {}: {}\n", s.student, first_line(s.error));
+        for (const ExerciseRecord& e : s.exercises)
+            if (e.has_grader_fault()) faults += fmt::format("  {} / {}: {}\n", s.student, e.id, first_line(e.note));
+    }
+    if (!bad.empty()) out += "\nsubmissions that could not be read (scored 0):\n" + bad;
+    if (!faults.empty()) out += "\ngrader faults (the parts are credited; run again to grade them):\n" + faults;
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+void write_file_atomically(const fs::path& file, std::string_view content) {
+    static std::atomic<unsigned> counter{0};
+    const fs::path temporary =
+        file.parent_path() / (".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" + file.filename().string());
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out.write(content.data(), static_cast<std::streamsize>(content.size()));
+        out.flush();
+        if (!out) {
+            std::error_code ignored;
+            fs::remove(temporary, ignored);
+            throw std::runtime_error("cannot write '" + file.string() + "'");
+        }
+    }
+    std::error_code ec;
+    fs::rename(temporary, file, ec);
+    if (ec) {
+        fs::remove(temporary, ec);
+        throw std::runtime_error("cannot write '" + file.string() + "': " + ec.message());
+    }
+}
+
+std::string dump_json(const Json& json, int indent) {
+    return json.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace blockcheck

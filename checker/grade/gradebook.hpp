@@ -1,0 +1,98 @@
+// A batch's results as records, their JSON (results/<student>.json, the single source of
+// truth), and what is rendered from them: gradebook.csv, junit.xml, Gradescope's results.json
+// and summary.txt. Rendering is a pure function of the records, so a merged set of shards
+// renders exactly as one run over the same students would.
+#pragma once
+
+#include "checker/exercise/exercise_set.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace blockcheck {
+
+struct PartRecord {
+    std::string name, verdict;  // verdict: the contract's names ("correct", "compile_error", ...)
+    double score = 0, max_score = 0;
+    std::string message;
+};
+
+struct ExerciseRecord {
+    std::string id, status;                  // status: done, not_done, failing
+    double score = 0, max_score = 0;         // parts the grader failed on are credited
+    std::optional<std::uint64_t> variant;    // the seed of the inputs, when not the book's
+    std::string source;                      // where in the submission the program was found; "" when none
+    std::string note;                        // compiler messages, or how the program ended
+    std::vector<std::string> issues;         // output lines that were not answers
+    double compile_seconds = 0, run_seconds = 0;
+    bool compile_cached = false;             // the binary (or the compile error) came from the cache
+    std::vector<PartRecord> parts;
+
+    bool has_grader_fault() const;
+};
+
+struct StudentRecord {
+    std::string student;     // the id: folder or archive name without extension
+    std::string submission;  // that folder's or archive's name
+    std::string key;         // hash of everything the result depends on; equal key, equal result
+    std::string error;       // why the submission could not be read (a bad archive); "" when it could
+    bool variants = false;
+    double score = 0, max_score = 0;
+    double seconds = 0;      // wall time spent on this student
+    std::vector<std::string> notes;  // remarks on how the sources were found
+    std::vector<ExerciseRecord> exercises;
+
+    bool has_grader_fault() const;
+};
+
+// results/<student>.json and back. from_json throws std::runtime_error for a record that is
+// not one (a damaged or foreign file).
+nlohmann::ordered_json student_json(const StudentRecord& record);
+StudentRecord student_from_json(const nlohmann::json& json);
+
+// Scores as written in every output: shortest round-trip form of the value rounded to 1e-9 ("2.5", "3").
+std::string score_text(double score);
+
+// One row a student (sorted as given), one column an exercise of `exercises` (in that order),
+// then the total; RFC 4180 quoting, CRLF line ends. Parts the grader failed on are credited (as
+// grade_part and failed_exercise do); summary.txt lists them.
+std::string gradebook_csv(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students);
+
+// One testsuite a student, one testcase an answer part: failure for a wrong, missing,
+// unparseable or too-short answer, error for a compile error, crash, timeout, output flood or
+// unreadable submission, skipped for a fault of the grader.
+std::string junit_xml(const std::vector<StudentRecord>& students);
+
+// Gradescope's results.json for one student: score, output, tests[] (one per answer part, with
+// name, score, max_score, status "passed"/"failed", output). A credited grader fault passes.
+nlohmann::ordered_json gradescope_json(const StudentRecord& student);
+
+// The class table: per-exercise mean, full marks and a histogram, the total, verdict counts,
+// unreadable submissions and grader faults.
+std::string summary_text(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students);
+
+// Text made safe for XML 1.0: invalid UTF-8 becomes U+FFFD, control characters other than tab,
+// newline and carriage return are dropped, and & < > " ' are escaped; in attributes newlines,
+// tabs and carriage returns are written as character references.
+std::string xml_escape(std::string_view text, bool attribute = false);
+
+// A CSV field per RFC 4180: quoted when it holds a comma, quote, CR or LF (quotes doubled).
+std::string csv_field(std::string_view text);
+
+// Reads a CSV file's rows (RFC 4180); used to read gradebooks back.
+std::vector<std::vector<std::string>> parse_csv(std::string_view text);
+
+// Writes `content` to `file` through a temporary name in the same folder and a rename, so a
+// reader sees the old file or the new one, never a part.
+void write_file_atomically(const std::filesystem::path& file, std::string_view content);
+
+// JSON text that never throws on invalid UTF-8 (it is replaced).
+std::string dump_json(const nlohmann::ordered_json& json, int indent = 2);
+
+}  // namespace blockcheck

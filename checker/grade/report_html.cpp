@@ -1,0 +1,126 @@
+// report.html: rendered from the same records as summary.txt, as static HTML with inline SVG.
+#include "checker/grade/report_html.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <tuple>
+
+namespace blockcheck {
+namespace {
+
+std::string esc(std::string_view text) { return xml_escape(text); }
+
+double exercise_score(const StudentRecord& s, const std::string& id) {
+    for (const ExerciseRecord& e : s.exercises)
+        if (e.id == id) return e.score;
+    return 0;
+}
+
+// Ten bins of the total: [0, 10%), ..., [90%, 100%]; as an SVG bar chart.
+std::string histogram_svg(const std::vector<StudentRecord>& students, double max_total) {
+    std::array<int, 10> bins{};
+    for (const StudentRecord& s : students) {
+        const double f = max_total > 0 ? s.score / max_total : 0;
+        ++bins[static_cast<std::size_t>(std::clamp(static_cast<int>(f * 10), 0, 9))];
+    }
+    const int top = std::max(1, *std::max_element(bins.begin(), bins.end()));
+    std::string desc;
+    for (std::size_t i = 0; i < bins.size(); ++i)
+        desc += fmt::format("{}{}-{}%: {}", i ? ", " : "", i * 10, i == 9 ? 100 : i * 10 + 10, bins[i]);
+    std::string svg = fmt::format(
+        "<svg id=\"score-histogram\" class=\"chart\" viewBox=\"0 0 520 240\" role=\"img\" aria-labelledby=\"hist-title hist-desc\">"
+        "<title id=\"hist-title\">Histogram of total scores</title><desc id=\"hist-desc\">Students per tenth of the maximum: {}</desc>\n",
+        esc(desc));
+    svg += "<line x1=\"40\" y1=\"200\" x2=\"510\" y2=\"200\" class=\"axis\"/>\n";
+    for (std::size_t i = 0; i < bins.size(); ++i) {
+        const double h = 170.0 * bins[i] / top, x = 45 + 46.0 * static_cast<double>(i);
+        svg += fmt::format("<rect class=\"bar\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"40\" height=\"{:.1f}\"><title>{}-{}%: {}</title></rect>", x,
+                           200 - h, h, i * 10, i == 9 ? 100 : i * 10 + 10, bins[i]);
+        if (bins[i]) svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"count\">{}</text>", x + 20, 195 - h, bins[i]);
+        svg += fmt::format("<text x=\"{:.1f}\" y=\"218\" class=\"tick\">{}%</text>\n", x + 20, i * 10);
+    }
+    svg += "<text x=\"275\" y=\"236\" class=\"tick\">share of the maximum total</text></svg>\n";
+    return svg;
+}
+
+}  // namespace
+
+std::string report_html(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students) {
+    double max_total = 0, sum_total = 0;
+    for (const Exercise* e : exercises) max_total += e->max_score();
+    for (const StudentRecord& s : students) sum_total += s.score;
+    const double n = static_cast<double>(std::max<std::size_t>(students.size(), 1));
+
+    std::string html =
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+        "<title>blockcheck grade: class report</title>\n<style>\n"
+        "body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:980px;color:#1d2433;padding:0 1em}"
+        "h1{font-size:1.5em}h2{font-size:1.15em;margin-top:1.8em;border-bottom:1px solid #d6dbe4}"
+        "table{border-collapse:collapse;width:100%}th,td{padding:3px 8px;border-bottom:1px solid #e6e9ef;text-align:left;vertical-align:top}"
+        "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}"
+        ".chart{width:100%;max-width:620px;height:auto}.axis{stroke:#777}.bar{fill:#3b6fd8}"
+        ".tick,.count{font-size:11px;text-anchor:middle;fill:#444}"
+        ".rate{display:inline-block;height:12px;background:#2f9e6b;border-radius:2px;vertical-align:middle}"
+        ".rate-box{display:inline-block;width:160px;background:#e8ecf2;border-radius:2px;margin-right:6px}"
+        ".msg{color:#555;font-size:13px}code{font-size:13px}\n</style>\n</head>\n<body>\n";
+    html += fmt::format("<h1>Class report</h1>\n<p id=\"report-summary\">{} students, {} exercises, {} points; mean total {} ({:.0f}%).</p>\n",
+                        students.size(), exercises.size(), score_text(max_total), score_text(sum_total / n),
+                        max_total > 0 ? 100 * sum_total / n / max_total : 0.0);
+
+    html += "<h2>Scores</h2>\n" + histogram_svg(students, max_total);
+
+    html += "<h2>Exercises</h2>\n<table id=\"exercise-rates\"><thead><tr><th>exercise</th><th>full marks</th>"
+            "<th class=\"num\">mean</th><th class=\"num\">max</th></tr></thead><tbody>\n";
+    for (const Exercise* e : exercises) {
+        int full = 0;
+        double sum = 0;
+        for (const StudentRecord& s : students) {
+            const double score = exercise_score(s, e->id);
+            sum += score;
+            full += e->max_score() > 0 && score >= e->max_score() - 1e-9;
+        }
+        const double rate = students.empty() ? 0 : 100.0 * full / static_cast<double>(students.size());
+        html += fmt::format(
+            "<tr><td><code>{}</code></td><td><span class=\"rate-box\" role=\"img\" aria-label=\"{:.0f}% full marks\">"
+            "<span class=\"rate\" style=\"width:{:.1f}%\"></span></span>{}/{} ({:.0f}%)</td><td class=\"num\">{:.2f}</td><td class=\"num\">{}</td></tr>\n",
+            esc(e->id), rate, rate, full, students.size(), rate, sum / n, score_text(e->max_score()));
+    }
+    html += "</tbody></table>\n";
+
+    std::map<std::string, int> verdicts;
+    // (exercise, part, verdict) -> count, sample message
+    std::map<std::tuple<std::string, std::string, std::string>, std::pair<int, std::string>> wrong;
+    for (const StudentRecord& s : students)
+        for (const ExerciseRecord& e : s.exercises)
+            for (const PartRecord& p : e.parts) {
+                ++verdicts[p.verdict];
+                if (p.verdict != "correct" && p.verdict != "missing") {
+                    auto& [count, message] = wrong[{e.id, p.name, p.verdict}];
+                    if (count++ == 0) message = p.message.substr(0, 240);
+                }
+            }
+    html += "<h2>Verdicts</h2>\n<table id=\"verdict-counts\"><thead><tr><th>verdict</th><th class=\"num\">answer parts</th></tr></thead><tbody>\n";
+    std::vector<std::pair<std::string, int>> by_count(verdicts.begin(), verdicts.end());
+    std::stable_sort(by_count.begin(), by_count.end(), [](auto& a, auto& b) { return a.second > b.second; });
+    for (const auto& [v, count] : by_count)
+        html += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td></tr>\n", esc(v), count);
+    html += "</tbody></table>\n";
+
+    html += "<h2>Most common wrong answers</h2>\n<table id=\"common-wrong\"><thead><tr><th>exercise</th><th>part</th><th>verdict</th>"
+            "<th class=\"num\">students</th><th>a message</th></tr></thead><tbody>\n";
+    std::vector<std::pair<std::tuple<std::string, std::string, std::string>, std::pair<int, std::string>>> common(wrong.begin(), wrong.end());
+    std::stable_sort(common.begin(), common.end(), [](auto& a, auto& b) { return a.second.first > b.second.first; });
+    if (common.size() > 15) common.resize(15);
+    for (const auto& [key, value] : common)
+        html += fmt::format("<tr><td><code>{}</code></td><td><code>{}</code></td><td>{}</td><td class=\"num\">{}</td><td class=\"msg\">{}</td></tr>\n",
+                            esc(std::get<0>(key)), esc(std::get<1>(key)), esc(std::get<2>(key)), value.first, esc(value.second));
+    if (common.empty()) html += "<tr><td colspan=\"5\">none: every answer given was correct</td></tr>\n";
+    html += "</tbody></table>\n</body>\n</html>\n";
+    return html;
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,16 @@
+// report.html beside the gradebook: the class at a glance, inline SVG and CSS, no network.
+#pragma once
+
+#include "checker/grade/gradebook.hpp"
+
+#include <string>
+#include <vector>
+
+namespace blockcheck {
+
+// Score histogram of the totals (ten bins of the maximum), each exercise's success rate (full
+// marks) and mean, verdict counts over every answer part, and the most common wrong answers (by
+// exercise, part and verdict, with a sample message). A pure function of the records.
+std::string report_html(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students);
+
+}  // namespace blockcheck

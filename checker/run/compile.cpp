@@ -1,0 +1,485 @@
+// Compiling exercise programs with g++, cached by content. Cache folder layout:
+//   <key>            the binary of a successful compile
+//   <key>.log        its warnings (trimmed), possibly empty
+//   <key>.fail       the trimmed diagnostics of a failed compile
+//   compiler-<id>.txt  `g++ --version` of the compiler binary identified by <id> (path, size, mtime)
+//   build-<key>-<n>/ a private build folder, removed afterwards
+#include "checker/run/compile.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <vector>
+
+namespace blockcheck {
+
+namespace fs = std::filesystem;
+
+std::uint64_t content_hash(std::string_view bytes, std::uint64_t seed) {
+    std::uint64_t hash = seed;
+    for (unsigned char byte : bytes) {
+        hash ^= byte;
+        hash *= 1099511628211ull;
+    }
+    return hash;
+}
+
+Limits compiler_limits() {
+    Limits limits;
+    limits.cpu_seconds = 30;
+    limits.wall_seconds = 30;
+    limits.memory_bytes = std::size_t{2} << 30;
+    limits.output_bytes = 1u << 20;
+    limits.file_bytes = std::size_t{256} << 20;
+    limits.open_files = 256;
+    limits.processes = 0;  // none: the compiler is trusted, and RLIMIT_NPROC counts all the user's processes
+    return limits;
+}
+
+namespace {
+
+// -O0: exercise programs do little arithmetic, and compiling is most of a check's time.
+const std::vector<std::string> compile_flags{"-std=c++17", "-O0", "-pipe", "-Wall"};
+
+using Clock = std::chrono::steady_clock;
+
+std::string hex(std::uint64_t value) {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string text(16, '0');
+    for (int i = 15; i >= 0; --i, value >>= 4) text[static_cast<std::size_t>(i)] = digits[value & 15];
+    return text;
+}
+
+// Adds one field to a running hash, length first so that fields cannot run into each other.
+std::uint64_t hash_field(std::uint64_t hash, std::string_view field) {
+    hash = content_hash(std::to_string(field.size()) + ":", hash);
+    return content_hash(field, hash);
+}
+
+std::optional<std::string> read_bytes(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream content;
+    content << in.rdbuf();
+    if (in.bad()) return std::nullopt;
+    return std::move(content).str();
+}
+
+// A name no other thread or process uses at the same time.
+std::string unique_suffix() {
+    static std::atomic<unsigned> counter{0};
+    return std::to_string(::getpid()) + "-" + std::to_string(counter++);
+}
+
+// Writes to a temporary name then renames, so readers see the whole file or none.
+void write_atomically(const fs::path& target, std::string_view content) {
+    const fs::path temporary = target.string() + ".tmp-" + unique_suffix();
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out.write(content.data(), static_cast<std::streamsize>(content.size()));
+        if (!out) {
+            std::error_code ignored;
+            fs::remove(temporary, ignored);
+            return;  // a cache that cannot be written only costs a recompile
+        }
+    }
+    std::error_code ec;
+    fs::rename(temporary, target, ec);
+    if (ec) fs::remove(temporary, ec);
+}
+
+// The compiler binary as PATH resolves it (empty when not found).
+fs::path find_in_path(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::string_view dirs = path ? path : "/usr/bin:/bin";
+    while (!dirs.empty()) {
+        const auto colon = dirs.find(':');
+        const fs::path candidate = fs::path(dirs.substr(0, colon)) / name;
+        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+        dirs = colon == std::string_view::npos ? std::string_view{} : dirs.substr(colon + 1);
+    }
+    return {};
+}
+
+// Which compiler binary this is, by a stat (cheap): resolved path, size and modification time.
+std::string compiler_identity(const std::string& compiler) {
+    std::error_code ec;
+    const fs::path real = fs::canonical(find_in_path(compiler), ec);
+    if (ec) return compiler;
+    const auto size = fs::file_size(real, ec);
+    const auto mtime = fs::last_write_time(real, ec).time_since_epoch().count();
+    return real.string() + "|" + std::to_string(size) + "|" + std::to_string(mtime);
+}
+
+std::string run_version(const std::string& compiler) {
+    Limits limits;
+    limits.wall_seconds = 10;
+    limits.cpu_seconds = 10;
+    RunResult result = run_process({compiler, "--version"}, {}, limits);
+    if (result.status != RunStatus::exited || result.exit_code != 0) return {};
+    return result.out.substr(0, result.out.find('\n'));
+}
+
+// `g++ --version`, once per process; on disk by compiler identity, so that a cache hit in a
+// fresh process does not pay for starting the compiler.
+std::string compiler_version(const std::string& compiler, const fs::path& cache_dir) {
+    static std::mutex mutex;
+    static std::string known;
+    std::lock_guard lock(mutex);
+    if (!known.empty()) return known;
+    const fs::path memo = cache_dir / ("compiler-" + hex(content_hash(compiler_identity(compiler))) + ".txt");
+    if (auto text = read_bytes(memo); text && !text->empty()) return known = *text;
+    known = run_version(compiler);
+    if (!known.empty()) write_atomically(memo, known);
+    return known;
+}
+
+// The regular files directly in include_dir, by name.
+std::vector<fs::path> header_files(const fs::path& include_dir) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(include_dir, ec))
+        if (entry.is_regular_file(ec)) files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+std::string cache_key(std::string_view source_name, std::string_view source_text, const fs::path& include_dir,
+                      std::string_view version) {
+    std::uint64_t hash = content_hash("blockcheck-compile-1");
+    for (const std::string& flag : compile_flags) hash = hash_field(hash, flag);
+    hash = hash_field(hash, version);
+    hash = hash_field(hash, source_name);
+    hash = hash_field(hash, source_text);
+    for (const fs::path& header : header_files(include_dir)) {
+        hash = hash_field(hash, header.filename().string());
+        hash = hash_field(hash, read_bytes(header).value_or("<unreadable>"));
+    }
+    return hex(hash);
+}
+
+// Requests for the same key in this process wait for each other instead of compiling twice.
+class InFlight {
+public:
+    class Guard {
+    public:
+        Guard(InFlight& owner, std::string key) : owner_(owner), key_(std::move(key)) {}
+        ~Guard() { owner_.release(key_); }
+        Guard(const Guard&) = delete;
+        Guard& operator=(const Guard&) = delete;
+
+    private:
+        InFlight& owner_;
+        std::string key_;
+    };
+
+    Guard acquire(const std::string& key) {
+        std::unique_lock lock(mutex_);
+        released_.wait(lock, [&] { return !keys_.contains(key); });
+        keys_.insert(key);
+        return Guard(*this, key);
+    }
+
+private:
+    void release(const std::string& key) {
+        {
+            std::lock_guard lock(mutex_);
+            keys_.erase(key);
+        }
+        released_.notify_all();
+    }
+
+    std::mutex mutex_;
+    std::condition_variable released_;
+    std::set<std::string> keys_;
+};
+
+InFlight& in_flight() {
+    static InFlight instance;
+    return instance;
+}
+
+// A binary or a recorded failure for this key, if the cache has one.
+std::optional<CompileResult> cached_result(const fs::path& cache_dir, const std::string& key) {
+    const fs::path binary = cache_dir / key;
+    if (::access(binary.c_str(), X_OK) == 0) {
+        CompileResult result{true, binary, read_bytes(cache_dir / (key + ".log")).value_or(""), true};
+        return result;
+    }
+    if (auto diagnostics = read_bytes(cache_dir / (key + ".fail"))) return CompileResult{false, {}, *diagnostics, true};
+    return std::nullopt;
+}
+
+// Replaces every occurrence of `from` with `to`.
+void replace_all(std::string& text, std::string_view from, std::string_view to) {
+    if (from.empty()) return;
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+}
+
+// Headers appear as <include folder name>/<file>, the build folder not at all.
+std::string shorten_paths(std::string text, const fs::path& include_dir, const fs::path& build_dir) {
+    fs::path name = include_dir.filename().empty() ? include_dir.parent_path().filename() : include_dir.filename();
+    replace_all(text, (include_dir / "").string(), (name / "").string());
+    replace_all(text, (build_dir / "").string(), "");
+    return text;
+}
+
+std::string describe_limit_stop(const RunResult& run, const Limits& limits) {
+    const auto mib = limits.memory_bytes >> 20;
+    switch (run.status) {
+        case RunStatus::timed_out:
+            return "the compiler ran out of time (limit " + std::to_string(static_cast<long>(limits.wall_seconds)) +
+                   " s wall, " + std::to_string(static_cast<long>(limits.cpu_seconds)) + " s CPU)";
+        case RunStatus::output_limit:
+            return "the compiler's messages exceeded " + std::to_string(limits.output_bytes) + " bytes";
+        case RunStatus::signaled:
+            return "the compiler was killed by signal " + std::to_string(run.signal) + " (memory limit " +
+                   std::to_string(mib) + " MiB)";
+        case RunStatus::failed_to_start: return "cannot run the compiler: " + run.error;
+        case RunStatus::exited:
+            return "the compiler ran out of memory (limit " + std::to_string(mib) + " MiB)";
+    }
+    return {};
+}
+
+// The compiler gave up for lack of memory: not the program's fault under other limits, so not cached.
+bool out_of_memory(const RunResult& run) {
+    return run.err.find("virtual memory exhausted") != std::string::npos ||
+           run.err.find("out of memory allocating") != std::string::npos ||
+           run.err.find("std::bad_alloc") != std::string::npos;
+}
+
+constexpr const char* binary_name = "blockcheck-program.out";
+
+// Build folders and temporary files an interrupted run left behind, once they are an hour old.
+void sweep_stale(const fs::path& cache_dir) {
+    const auto cutoff = fs::file_time_type::clock::now() - std::chrono::hours(1);
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(cache_dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        const bool temporary = name.starts_with("build-") || name.find(".tmp-") != std::string::npos;
+        if (temporary && entry.last_write_time(ec) < cutoff) fs::remove_all(entry.path(), ec);
+    }
+}
+
+struct BuildDir {
+    fs::path path;
+    ~BuildDir() {
+        std::error_code ignored;
+        fs::remove_all(path, ignored);
+    }
+};
+
+// The students' headers precompiled with the same flags (about 40% of a compile saved), in a
+// folder searched before include_dir: cache/pch-<key>/<header>.gch. Built once per header
+// content and compiler; empty when it cannot be built (compiles then simply read the headers).
+fs::path precompiled_headers(const fs::path& include_dir, const fs::path& cache_dir, const std::string& version,
+                             const Limits& limits) {
+    if (include_dir.empty()) return {};
+    std::uint64_t hash = content_hash("blockcheck-pch-1");
+    for (const std::string& flag : compile_flags) hash = hash_field(hash, flag);
+    hash = hash_field(hash, version);
+    for (const fs::path& header : header_files(include_dir)) {
+        hash = hash_field(hash, header.filename().string());
+        hash = hash_field(hash, read_bytes(header).value_or("<unreadable>"));
+    }
+    const fs::path dir = cache_dir / ("pch-" + hex(hash));
+    std::error_code ec;
+    if (fs::is_directory(dir, ec)) return dir;
+    auto guard = in_flight().acquire(dir.string());
+    if (fs::is_directory(dir, ec)) return dir;
+    const fs::path work = cache_dir / ("build-pch-" + hex(hash) + "-" + unique_suffix());
+    fs::create_directories(work, ec);
+    for (const fs::path& header : header_files(include_dir)) {
+        if (header.extension() != ".hpp" && header.extension() != ".h") continue;
+        std::vector<std::string> argv{"g++"};
+        argv.insert(argv.end(), compile_flags.begin(), compile_flags.end());
+        argv.insert(argv.end(), {"-x", "c++-header", header.string(), "-o", (work / (header.filename().string() + ".gch")).string()});
+        if (run_process(argv, {}, limits, work).exit_code != 0) {
+            fs::remove_all(work, ec);
+            return {};
+        }
+    }
+    fs::rename(work, dir, ec);  // atomic: the folder appears whole, or another process won
+    if (ec) fs::remove_all(work, ec);
+    return fs::is_directory(dir, ec) ? dir : fs::path{};
+}
+
+// Runs g++ in a private folder holding a copy of the source; stores the outcome in the cache.
+CompileResult build(const fs::path& source, std::string_view source_text, const fs::path& include_dir,
+                    const fs::path& cache_dir, const std::string& key, const std::string& version,
+                    const Limits& limits) {
+    sweep_stale(cache_dir);
+    BuildDir dir{cache_dir / ("build-" + key + "-" + unique_suffix())};
+    fs::create_directories(dir.path);
+    const std::string name = source.filename().string();
+    write_atomically(dir.path / name, source_text);
+    std::vector<std::string> argv{"g++"};
+    argv.insert(argv.end(), compile_flags.begin(), compile_flags.end());
+    Sandbox sandbox{dir.path, {}};
+    if (const fs::path pch = precompiled_headers(include_dir, cache_dir, version, limits); !pch.empty()) {
+        argv.push_back("-I" + pch.string());
+        sandbox.readonly_dirs.push_back(pch);
+    }
+    if (!include_dir.empty()) argv.push_back("-I" + include_dir.string());
+    if (fs::is_directory(include_dir)) sandbox.readonly_dirs.push_back(include_dir);
+    argv.insert(argv.end(), {name, "-o", binary_name});
+    RunResult run = run_process(argv, {}, limits, dir.path, Sandbox::available() ? &sandbox : nullptr);
+    std::string diagnostics = trim_diagnostics(shorten_paths(run.err, include_dir, dir.path));
+
+    const bool finished = run.status == RunStatus::exited && !out_of_memory(run);
+    if (!finished) {
+        std::string reason = describe_limit_stop(run, limits);
+        return {false, {}, diagnostics.empty() ? reason : reason + "\n" + diagnostics};
+    }
+    if (run.exit_code != 0) {
+        if (diagnostics.empty()) diagnostics = "g++ failed with exit code " + std::to_string(run.exit_code);
+        write_atomically(cache_dir / (key + ".fail"), diagnostics);
+        return {false, {}, diagnostics};
+    }
+    write_atomically(cache_dir / (key + ".log"), diagnostics);
+    std::error_code ec;
+    fs::rename(dir.path / binary_name, cache_dir / key, ec);  // atomic: the binary appears whole
+    if (ec) return {false, {}, "cannot store the binary in '" + cache_dir.string() + "': " + ec.message()};
+    return {true, cache_dir / key, diagnostics};
+}
+
+}  // namespace
+
+CompileResult compile_program(const fs::path& source, const fs::path& include_dir, const fs::path& cache_dir,
+                              const Limits& limits) {
+    const auto start = Clock::now();
+    auto finish = [&](CompileResult result) {
+        result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        return result;
+    };
+    const auto source_text = read_bytes(source);
+    if (!source_text) return finish({false, {}, "cannot read source file '" + source.string() + "'"});
+    std::error_code ec;
+    fs::create_directories(cache_dir, ec);
+    if (!fs::is_directory(cache_dir, ec))
+        return finish({false, {}, "cannot create cache folder '" + cache_dir.string() + "'"});
+    const fs::path cache = fs::absolute(cache_dir).lexically_normal();
+    const fs::path includes = include_dir.empty() ? fs::path{} : fs::absolute(include_dir).lexically_normal();
+
+    const std::string version = compiler_version("g++", cache);
+    const std::string key = cache_key(source.filename().string(), *source_text, includes, version);
+    if (auto hit = cached_result(cache, key)) return finish(*hit);
+    auto guard = in_flight().acquire(key);
+    if (auto hit = cached_result(cache, key)) return finish(*hit);  // another thread just built it
+    try {
+        return finish(build(source, *source_text, includes, cache, key, version, limits));
+    } catch (const std::exception& error) {
+        return finish({false, {}, std::string("cannot compile '") + source.string() + "': " + error.what()});
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Trimming gcc's messages.
+
+namespace {
+
+constexpr std::size_t max_line_length = 300;
+constexpr std::size_t max_block_lines = 25;
+
+struct Block {
+    std::vector<std::string_view> lines;
+    bool error = false;
+};
+
+bool is_error_line(std::string_view line) {
+    return line.find(": error:") != std::string_view::npos || line.find(": fatal error:") != std::string_view::npos;
+}
+
+bool is_warning_line(std::string_view line) { return line.find(": warning:") != std::string_view::npos; }
+
+// Source excerpts, carets and notes belong to the message above them.
+bool is_context_line(std::string_view line) {
+    return line.empty() || line.front() == ' ' || line.find(": note:") != std::string_view::npos;
+}
+
+std::vector<std::string_view> split_lines(std::string_view text) {
+    std::vector<std::string_view> lines;
+    while (!text.empty()) {
+        const auto end = text.find('\n');
+        lines.push_back(text.substr(0, end));
+        text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
+    }
+    return lines;
+}
+
+// Lines such as "x.cpp: In function 'int main()':" or "required from here" lead in to the next
+// error or warning; context lines follow it.
+std::vector<Block> split_blocks(std::string_view text) {
+    std::vector<Block> blocks;
+    std::vector<std::string_view> lead_in;
+    for (std::string_view line : split_lines(text)) {
+        if (is_error_line(line) || is_warning_line(line)) {
+            Block block{std::move(lead_in), is_error_line(line)};
+            block.lines.push_back(line);
+            blocks.push_back(std::move(block));
+            lead_in.clear();
+        } else if (is_context_line(line) && lead_in.empty() && !blocks.empty()) {
+            blocks.back().lines.push_back(line);
+        } else {
+            lead_in.push_back(line);
+        }
+    }
+    return blocks;
+}
+
+void append_block(std::string& out, const Block& block) {
+    std::size_t count = 0;
+    for (std::string_view line : block.lines) {
+        if (++count > max_block_lines) {
+            out += "  ...\n";
+            break;
+        }
+        if (line.size() > max_line_length) {
+            out.append(line.substr(0, max_line_length)).append("...\n");
+        } else {
+            out.append(line).append("\n");
+        }
+    }
+}
+
+std::string strip_trailing_space(std::string text) {
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '\r')) text.pop_back();
+    return text;
+}
+
+}  // namespace
+
+std::string trim_diagnostics(std::string_view gcc_stderr, std::size_t max_errors) {
+    const std::vector<Block> blocks = split_blocks(gcc_stderr);
+    if (blocks.empty()) return strip_trailing_space(std::string(gcc_stderr));  // not gcc's usual shape: keep it
+    const bool any_error = std::any_of(blocks.begin(), blocks.end(), [](const Block& b) { return b.error; });
+    std::string out;
+    std::size_t shown = 0, dropped = 0;
+    for (const Block& block : blocks) {
+        if (block.error != any_error) continue;  // with errors, warnings are noise
+        if (shown < max_errors) {
+            append_block(out, block);
+            ++shown;
+        } else {
+            ++dropped;
+        }
+    }
+    if (dropped > 0) {
+        const char* noun = any_error ? (dropped == 1 ? "error" : "errors") : (dropped == 1 ? "warning" : "warnings");
+        out += "... and " + std::to_string(dropped) + " more " + noun + "\n";
+    }
+    return strip_trailing_space(std::move(out));
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,264 @@
+// The program jail: bwrap's command line (from sandboxed_argv, with the writable folder turned
+// into a size-capped tmpfs and the program bound read-only), setpriv in front of it as root, and
+// the decoding of what bwrap reports.
+#include "checker/run/sandbox.hpp"
+
+#include "checker/run/compile.hpp"
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+
+namespace blockcheck {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* inside_program = "/exercise";
+constexpr const char* inside_scratch = "/scratch";
+constexpr unsigned uid_base = 1'900'000'000u;  // far above any real or container user range in use
+constexpr unsigned uid_span = 1u << 20;
+
+bool uses_bwrap(Isolation i) { return i == Isolation::bubblewrap_uid || i == Isolation::bubblewrap; }
+bool uses_uid(Isolation i) { return i == Isolation::bubblewrap_uid || i == Isolation::uid_only; }
+
+bool executable(const char* path) { return ::access(path, X_OK) == 0; }
+
+// A fresh throw-away uid for each run: the runs of this process never share one, and other
+// graders on the machine almost never do.
+unsigned next_uid() {
+    static std::atomic<std::uint64_t> counter{0};
+    const std::uint64_t n = counter++;
+    const std::uint64_t h = content_hash(std::to_string(::getpid()) + "/" + std::to_string(n));
+    return uid_base + static_cast<unsigned>(h % uid_span);
+}
+
+std::string unique_name() {
+    static std::atomic<std::uint64_t> counter{0};
+    return std::to_string(::getpid()) + "-" + std::to_string(counter++);
+}
+
+// Kills every process of `uid` (they may have left the program's process group) from a child
+// that takes that uid: kill(-1) then reaches exactly them.
+void kill_uid(unsigned uid) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        if (::syscall(SYS_setresgid, uid, uid, uid) == 0 && ::syscall(SYS_setresuid, uid, uid, uid) == 0)
+            ::kill(-1, SIGKILL);
+        ::_exit(0);
+    }
+    if (pid > 0)
+        while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+        }
+}
+
+std::vector<std::string> setpriv_prefix(unsigned uid) {
+    const std::string id = std::to_string(uid);
+    return {"/usr/bin/setpriv", "--reuid=" + id, "--regid=" + id, "--clear-groups", "--nnp",
+            "--inh-caps=-all", "--bounding-set=-all", "--pdeathsig=KILL"};
+}
+
+// bwrap's line from sandboxed_argv, with "--bind /scratch /scratch" replaced by a tmpfs of
+// `scratch_bytes` there and the program bound read-only at /exercise.
+std::vector<std::string> bwrap_argv(const fs::path& program_copy, std::size_t scratch_bytes) {
+    std::vector<std::string> args = sandboxed_argv({inside_program}, Sandbox{inside_scratch, {}});
+    for (std::size_t i = 0; i + 2 < args.size(); ++i) {
+        if (args[i] == "--bind" && args[i + 1] == inside_scratch && args[i + 2] == inside_scratch) {
+            // The root itself (bwrap's tmpfs) read-only too, once everything is mounted on it.
+            const std::vector<std::string> mounts{"--size",   std::to_string(scratch_bytes), "--tmpfs", inside_scratch,
+                                                  "--ro-bind", program_copy.string(),        inside_program,
+                                                  "--remount-ro", "/"};
+            args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i + 3));
+            args.insert(args.begin() + static_cast<std::ptrdiff_t>(i), mounts.begin(), mounts.end());
+            return args;
+        }
+    }
+    throw std::runtime_error("sandboxed_argv gave no writable bind to replace");
+}
+
+// bwrap exits with 128 + signal when the program was killed by one; CPU-limit deaths are timeouts.
+void decode_bwrap_status(RunResult& r, const Limits& limits) {
+    if (r.status != RunStatus::exited || r.exit_code <= 128 || r.exit_code - 128 >= NSIG) return;
+    r.status = RunStatus::signaled;
+    r.signal = r.exit_code - 128;
+    const bool cpu_limit = r.signal == SIGXCPU || (r.signal == SIGKILL && r.cpu_seconds >= std::ceil(limits.cpu_seconds));
+    if (cpu_limit) r.status = RunStatus::timed_out;
+}
+
+// The sandbox's own tools failing (not the program): worth one more try.
+bool tool_failed(const RunResult& r) {
+    return r.status == RunStatus::exited && r.exit_code == 1 &&
+           (r.err.starts_with("bwrap: ") || r.err.starts_with("setpriv: ")) && r.out.empty();
+}
+
+// Processes of throw-away uids that were orphaned (parent 1) by a grader killed in the middle of
+// a run: a jail's init or a program that outlived it. A live run has no process whose parent is 1.
+void kill_orphans() {
+    std::set<unsigned> uids;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+        const std::string pid = entry.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream status(entry.path() / "status");
+        std::string line;
+        long ppid = -1;
+        unsigned long uid = 0;
+        bool zombie = false;
+        while (std::getline(status, line)) {
+            if (line.starts_with("State:")) zombie = line.find('Z') != std::string::npos;
+            if (line.starts_with("PPid:")) ppid = std::strtol(line.c_str() + 5, nullptr, 10);
+            if (line.starts_with("Uid:")) uid = std::strtoul(line.c_str() + 4, nullptr, 10);
+        }
+        if (!zombie && ppid == 1 && uid >= uid_base && uid < uid_base + uid_span) uids.insert(static_cast<unsigned>(uid));
+    }
+    for (unsigned uid : uids) kill_uid(uid);
+}
+
+// Private folders of graders that were killed: their process is gone.
+void sweep_stale_runtimes(const fs::path& parent) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(parent, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (!name.starts_with("blockcheck-grade-")) continue;
+        const std::string pid = name.substr(17, name.find('-', 17) - 17);
+        if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+        if (std::stol(pid) == ::getpid() || fs::exists("/proc/" + pid, ec)) continue;
+        fs::remove_all(entry.path(), ec);
+    }
+}
+
+}  // namespace
+
+std::string_view isolation_name(Isolation isolation) {
+    switch (isolation) {
+        case Isolation::bubblewrap_uid: return "bubblewrap_uid";
+        case Isolation::bubblewrap: return "bubblewrap";
+        case Isolation::uid_only: return "uid_only";
+        case Isolation::limits_only: return "limits_only";
+    }
+    return "unknown";
+}
+
+std::string_view describe_isolation(Isolation isolation) {
+    switch (isolation) {
+        case Isolation::bubblewrap_uid:
+            return "bubblewrap (no network, read-only system, private /tmp) as a throw-away uid, with resource limits";
+        case Isolation::bubblewrap:
+            return "bubblewrap (no network, read-only system, private /tmp), with resource limits";
+        case Isolation::uid_only:
+            return "no bubblewrap: a throw-away uid and resource limits (programs can read world-readable files)";
+        case Isolation::limits_only:
+            return "no bubblewrap: resource limits only (programs can read what the grader's user can read)";
+    }
+    return "";
+}
+
+ProgramJail::ProgramJail() {
+    const fs::path parent = fs::temp_directory_path();
+    sweep_stale_runtimes(parent);
+    std::string pattern = (parent / ("blockcheck-grade-" + std::to_string(::getpid()) + "-XXXXXX")).string();
+    if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot create a folder in " + parent.string());
+    runtime_ = pattern;
+    const bool root = ::geteuid() == 0 && executable("/usr/bin/setpriv");
+    if (root) kill_orphans();
+    // Throw-away uids must be able to reach the program copies, but not list them.
+    fs::permissions(runtime_, root ? fs::perms(0711) : fs::perms(0700));
+
+    const std::vector<Isolation> order =
+        root ? std::vector{Isolation::bubblewrap_uid, Isolation::bubblewrap, Isolation::uid_only, Isolation::limits_only}
+             : std::vector{Isolation::bubblewrap, Isolation::limits_only};
+    if (const char* forced = std::getenv("BLOCKCHECK_GRADE_ISOLATION"); forced && *forced) {
+        for (Isolation i : {Isolation::bubblewrap_uid, Isolation::bubblewrap, Isolation::uid_only, Isolation::limits_only}) {
+            if (isolation_name(i) != forced) continue;
+            if (!works(i)) throw std::runtime_error(std::string("isolation '") + forced + "' does not work on this machine");
+            isolation_ = i;
+            return;
+        }
+        throw std::runtime_error(std::string("BLOCKCHECK_GRADE_ISOLATION: unknown isolation '") + forced +
+                                 "' (bubblewrap_uid, bubblewrap, uid_only, limits_only)");
+    }
+    for (Isolation i : order) {
+        if (works(i)) {
+            isolation_ = i;
+            return;
+        }
+    }
+    isolation_ = Isolation::limits_only;
+}
+
+ProgramJail::~ProgramJail() {
+    std::error_code ignored;
+    fs::remove_all(runtime_, ignored);
+}
+
+bool ProgramJail::works(Isolation isolation) const {
+    if (uses_bwrap(isolation) && !executable("/usr/bin/bwrap")) return false;
+    if (uses_uid(isolation) && (::geteuid() != 0 || !executable("/usr/bin/setpriv"))) return false;
+    Limits limits;
+    limits.wall_seconds = 20;
+    limits.cpu_seconds = 5;
+    const RunResult r = run_once("/usr/bin/true", {}, limits, isolation);
+    return r.status == RunStatus::exited && r.exit_code == 0;
+}
+
+RunResult ProgramJail::run(const fs::path& binary, std::string_view input, const Limits& limits) const {
+    RunResult r = run_once(binary, input, limits, isolation_);
+    if (tool_failed(r)) r = run_once(binary, input, limits, isolation_);
+    return r;
+}
+
+RunResult ProgramJail::run_once(const fs::path& binary, std::string_view input, const Limits& limits,
+                                Isolation isolation) const {
+    const unsigned uid = uses_uid(isolation) ? next_uid() : 0;
+    const fs::path scratch = runtime_ / unique_name();
+    struct Remove {
+        fs::path path;
+        ~Remove() {
+            std::error_code ignored;
+            fs::remove_all(path, ignored);
+        }
+    } remove{scratch};
+    std::vector<std::string> argv;
+    if (uses_uid(isolation)) argv = setpriv_prefix(uid);
+    fs::path working_dir;
+    try {
+        if (uses_bwrap(isolation)) {
+            // A copy, so the program cannot reach the shared cache or change what others run.
+            fs::copy_file(binary, scratch, fs::copy_options::overwrite_existing);
+            fs::permissions(scratch, fs::perms(0755));
+            const std::size_t scratch_bytes = limits.file_bytes ? limits.file_bytes : std::size_t{16} << 20;
+            const auto jail = bwrap_argv(scratch, scratch_bytes);
+            argv.insert(argv.end(), jail.begin(), jail.end());
+        } else {
+            fs::create_directory(scratch);
+            fs::permissions(scratch, fs::perms(0700));
+            if (uid != 0 && ::chown(scratch.c_str(), uid, uid) != 0)
+                throw std::runtime_error("cannot hand the scratch folder to uid " + std::to_string(uid));
+            fs::copy_file(binary, scratch / "program");
+            fs::permissions(scratch / "program", fs::perms(0755));
+            argv.insert(argv.end(), {"/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=" + scratch.string(),
+                                     "TMPDIR=" + scratch.string(), (scratch / "program").string()});
+            working_dir = scratch;
+        }
+    } catch (const std::exception& e) {
+        RunResult failed;
+        failed.error = std::string("cannot prepare the program's folder: ") + e.what();
+        return failed;
+    }
+    RunResult r = run_process(argv, input, limits, working_dir, nullptr);
+    if (uses_bwrap(isolation)) decode_bwrap_status(r, limits);
+    if (uses_uid(isolation)) kill_uid(uid);
+    return r;
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,137 @@
+#include "checker/student/board.hpp"
+
+#include <fmt/color.h>
+#include <fmt/format.h>
+
+namespace blockcheck {
+namespace {
+
+std::string paint(const BoardStyle& style, fmt::terminal_color colour, std::string_view text) {
+    return style.color ? fmt::format(fmt::fg(colour), "{}", text) : std::string(text);
+}
+
+std::string mark(const BoardStyle& style, const std::string& status) {
+    if (status == "done") return paint(style, fmt::terminal_color::green, "✓");
+    if (status == "failing") return paint(style, fmt::terminal_color::red, "✗");
+    return paint(style, fmt::terminal_color::bright_black, "·");
+}
+
+std::string part_mark(const BoardStyle& style, Verdict v) {
+    if (v == Verdict::correct) return paint(style, fmt::terminal_color::green, "✓");
+    if (v == Verdict::missing) return paint(style, fmt::terminal_color::bright_black, "·");
+    if (v == Verdict::grader_fault) return paint(style, fmt::terminal_color::yellow, "!");
+    return paint(style, fmt::terminal_color::red, "✗");
+}
+
+// First line only, for the one-line board.
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// The line of a compiler's or crash's note worth showing first.
+std::string headline(const std::string& note) {
+    std::size_t error = note.find(": error: ");
+    if (error == std::string::npos) return first_line(note);
+    std::size_t start = note.rfind('\n', error);
+    return first_line(note.substr(start == std::string::npos ? 0 : start + 1));
+}
+
+std::string score_text(double score, double max) { return fmt::format("{:g}/{:g}", score, max); }
+
+}  // namespace
+
+std::string render_board(const ExerciseSet& set, const std::vector<const Exercise*>& exercises, const std::vector<ExerciseResult>& results,
+                         const BoardStyle& style) {
+    const Lang lang = style.lang;
+    std::string out, chapter;
+    std::size_t width = 0;
+    for (const Exercise* e : exercises) width = std::max(width, e->id.size());
+    double score = 0, max = 0;
+    int done = 0;
+    const Exercise* next = nullptr;
+    const ExerciseResult* next_result = nullptr;
+    for (std::size_t i = 0; i < exercises.size(); ++i) {
+        const Exercise& e = *exercises[i];
+        const ExerciseResult& r = results[i];
+        if (e.chapter != chapter) {
+            chapter = e.chapter;
+            out += fmt::format("{}{}\n", out.empty() ? "" : "\n", set.chapter_title(chapter).in(lang));
+        }
+        std::string detail;
+        if (r.status == "not_done") detail = std::string(tr(lang, "not done: ", "未完成：")) + e.title.in(lang);
+        else if (auto whole = r.whole_program_verdict())
+            detail = whole_program_label(*whole, lang) + ": " + headline(r.note.in(lang));
+        else if (const PartResult* p = r.first_failing_part())
+            detail = fmt::format("{}: {}", p->name, first_line(p->message.in(lang)));
+        else detail = e.title.in(lang);
+        out += fmt::format("  {} {:<{}}  {:>6}  {}\n", mark(style, r.status), e.id, width, score_text(r.score, r.max_score),
+                           detail);
+        score += r.score, max += r.max_score;
+        done += r.status == "done";
+        if (!next && r.status != "done") next = &e, next_result = &r;
+    }
+    out += fmt::format("\n{} {}/{} {} · {} {}\n", tr(lang, "Progress:", "进度："), done, exercises.size(),
+                       tr(lang, "done", "完成"), score_text(score, max), tr(lang, "points", "分"));
+    if (next) {
+        const bool started = next_result->status == "failing";
+        out += fmt::format(
+            "{} {}: {} {}\n      {}\n",
+            tr(lang, "Next:", "下一步："), next->id,
+            started ? tr(lang, "fix", "修改") : tr(lang, "write", "编写"), next->source,
+            fmt::format("./blockcheck {} {}   ./blockcheck show {}   ./blockcheck hint {}",
+                        started ? "check" : "run", next->id, next->id, next->id));
+    } else if (!exercises.empty()) {
+        out += tr(lang, "Every exercise here is done. Try a variant: ./blockcheck check --variant 7\n",
+                  "这里的练习全部完成。试试变体输入：./blockcheck check --variant 7\n");
+    }
+    return out;
+}
+
+std::string render_parts(const Exercise& exercise, const ExerciseResult& result, const BoardStyle& style) {
+    const Lang lang = style.lang;
+    std::string out = fmt::format("{} {} — {}  {}\n", mark(style, result.status), exercise.id, exercise.title.in(lang),
+                                  score_text(result.score, result.max_score));
+    if (result.variant) out += fmt::format("  {} {}\n", tr(lang, "variant", "变体"), *result.variant);
+    std::size_t width = 0;
+    for (const PartResult& p : result.parts) width = std::max(width, p.name.size());
+    const auto whole = result.whole_program_verdict();
+    if (whole)
+        out += fmt::format("  {} {} {}\n", part_mark(style, *whole), whole_program_label(*whole, lang),
+                           fmt::format(fmt::runtime(tr(lang, "(all {} parts)", "（全部 {} 小题）")), result.parts.size()));
+    for (const PartResult& p : result.parts) {
+        if (whole) break;
+        std::string message = p.message.in(lang);
+        for (std::size_t pos = 0; (pos = message.find('\n', pos)) != std::string::npos; pos += 1)
+            message.insert(pos + 1, std::string(width + 8, ' '));
+        out += fmt::format("  {} {:<{}}  {}\n", part_mark(style, p.verdict), p.name, width, message);
+    }
+    if (whole && !result.note.in(lang).empty())
+        out += "\n" + result.note.in(lang) + (result.note.in(lang).ends_with('\n') ? "" : "\n");
+    for (const ProtocolIssue& issue : result.issues) out += fmt::format("  ? {}\n", issue.message.in(lang));
+    return out;
+}
+
+nlohmann::ordered_json result_json(const ExerciseResult& r, Lang lang) {
+    nlohmann::ordered_json parts = nlohmann::ordered_json::array();
+    for (const PartResult& p : r.parts)
+        parts.push_back({{"name", p.name},
+                         {"verdict", verdict_name(p.verdict)},
+                         {"score", p.score},
+                         {"max_score", p.max_score},
+                         {"message", p.message.in(lang)}});
+    nlohmann::ordered_json j = {{"id", r.id},   {"status", r.status}, {"score", r.score},
+                                {"max_score", r.max_score}, {"parts", parts}};
+    if (r.variant) j["variant"] = *r.variant;
+    if (!r.note.in(lang).empty()) j["note"] = r.note.in(lang);
+    return j;
+}
+
+nlohmann::ordered_json results_json(const std::vector<ExerciseResult>& results, Lang lang) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    double score = 0, max = 0;
+    for (const ExerciseResult& r : results) {
+        list.push_back(result_json(r, lang));
+        score += r.score, max += r.max_score;
+    }
+    return {{"exercises", list}, {"score", score}, {"max_score", max}};
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,27 @@
+// What `check` prints: the progress board, each exercise's parts, and the JSON for tools.
+#pragma once
+
+#include "checker/exercise/grading.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace blockcheck {
+
+struct BoardStyle {
+    Lang lang = Lang::en;
+    bool color = false;
+};
+
+// One line an exercise with its first failing part; then progress and what to do next.
+std::string render_board(const ExerciseSet& set, const std::vector<const Exercise*>& exercises, const std::vector<ExerciseResult>& results,
+                         const BoardStyle& style);
+
+// Every part of one exercise with its verdict and message, the compiler's or crash's note, and
+// the output lines that were not answers.
+std::string render_parts(const Exercise& exercise, const ExerciseResult& result, const BoardStyle& style);
+
+// `check --json`: the contract's field names.
+nlohmann::ordered_json results_json(const std::vector<ExerciseResult>& results, Lang lang);
+nlohmann::ordered_json result_json(const ExerciseResult& result, Lang lang);
+
+}  // namespace blockcheck

@@ -1,0 +1,50 @@
+// `blockcheck check [ID...]`: the default command.
+#include "checker/student/board.hpp"
+#include "checker/common/cli.hpp"
+#include "checker/student/workspace.hpp"
+
+#include <fmt/format.h>
+
+
+namespace blockcheck {
+namespace {
+
+struct CheckOptions {
+    std::vector<std::string> ids;
+    bool json = false, reveal = false, verbose = false;
+    std::optional<std::uint64_t> variant;
+};
+
+int check(const Context& context, const CheckOptions& o) {
+    const Workspace workspace(context.root);
+    const auto chosen = workspace.select(o.ids);
+    const auto results = workspace.check(chosen, CompareOptions{o.reveal}, o.variant);
+    bool all_done = true;
+    for (const ExerciseResult& r : results) all_done = all_done && r.status == "done";
+    if (o.json) {
+        fmt::print("{}\n", results_json(results, context.lang).dump(2));
+        return all_done ? 0 : 1;
+    }
+    const BoardStyle style{context.lang, context.color};
+    if (!o.ids.empty() || o.verbose)
+        for (std::size_t i = 0; i < chosen.size(); ++i) fmt::print("{}\n", render_parts(*chosen[i], results[i], style));
+    fmt::print("{}", render_board(workspace.exercises(), chosen, results, style));
+    return all_done ? 0 : 1;
+}
+
+}  // namespace
+
+int run_default_check(const Context& context) { return check(context, CheckOptions{}); }
+
+void add_check_command(CLI::App& app, Context& context) {
+    auto o = std::make_shared<CheckOptions>();
+    CLI::App* cmd = app.add_subcommand("check", "build, run and grade your exercise programs (the default command)");
+    cmd->add_option("ids", o->ids, "exercises to check, with every part shown (default: all)");
+    cmd->add_flag("--json", o->json, "print the results as JSON");
+    cmd->add_flag("--reveal", o->reveal, "show the expected value of wrong answers");
+    cmd->add_flag("-v,--verbose", o->verbose, "show every part of every exercise");
+    cmd->add_option("--variant", o->variant, "check on the inputs of this variant seed instead of the book's");
+    cmd->callback([&context, o] { context.run = [&context, o] { return check(context, *o); }; });
+}
+
+}  // namespace blockcheck

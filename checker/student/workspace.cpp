@@ -1,0 +1,96 @@
+#include "checker/student/workspace.hpp"
+
+#include "checker/exercise/variants.hpp"
+
+#include <fstream>
+#include <future>
+
+namespace blockcheck {
+
+Workspace::Workspace(const std::filesystem::path& root)
+    : root_(root), exercises_(ExerciseSet::load(root)) {
+    settings_.include_dir = root / "chapters";
+    settings_.cache_dir = root / ".blockcheck" / "cache";
+}
+
+std::vector<const Exercise*> Workspace::select(const std::vector<std::string>& ids) const {
+    std::vector<const Exercise*> chosen;
+    if (ids.empty())
+        for (const Exercise& e : exercises_.all()) chosen.push_back(&e);
+    for (const std::string& id : ids) chosen.push_back(&exercises_.at(id));
+    return chosen;
+}
+
+std::vector<ExerciseResult> Workspace::check(const std::vector<const Exercise*>& which, const CompareOptions& options,
+                                             std::optional<std::uint64_t> variant) const {
+    std::vector<ExerciseResult> results(which.size());
+    auto check_one = [&](std::size_t i) {
+        const Exercise& e = *which[i];
+        const InputList inputs = variant ? variant_inputs(e, *variant) : e.inputs;
+        const auto source = source_of(e);
+        if (!std::filesystem::exists(source)) {
+            results[i] = failed_exercise(e, Verdict::compile_error,
+                                         {"no program at " + e.source, "找不到程序 " + e.source});
+            return;
+        }
+        results[i] = check_program(e, source, inputs, settings_, options);
+        results[i].variant = variant;
+    };
+    // Two workers: this machine's cores; compiling dominates a cold check.
+    std::size_t next = 0;
+    std::mutex mutex;
+    auto worker = [&] {
+        for (;;) {
+            std::size_t i;
+            {
+                std::lock_guard lock(mutex);
+                if (next == which.size()) return;
+                i = next++;
+            }
+            check_one(i);
+        }
+    };
+    auto second = std::async(std::launch::async, worker);
+    worker();
+    second.get();
+
+    nlohmann::json statuses = read_state("status.json");
+    for (const ExerciseResult& r : results) statuses[r.id] = r.status;
+    write_state("status.json", statuses);
+    return results;
+}
+
+std::string Workspace::last_status(const std::string& id) const {
+    const nlohmann::json statuses = read_state("status.json");
+    return statuses.value(id, "not_checked");
+}
+
+int Workspace::hints_shown(const std::string& id) const { return read_state("hints.json").value(id, 0); }
+
+void Workspace::record_hint(const std::string& id, int shown) const {
+    nlohmann::json hints = read_state("hints.json");
+    hints[id] = shown;
+    write_state("hints.json", hints);
+}
+
+nlohmann::json Workspace::read_state(const std::string& name) const {
+    std::ifstream in(root_ / ".blockcheck" / name);
+    if (!in) return nlohmann::json::object();
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    return j.is_object() ? j : nlohmann::json::object();  // a damaged state file is forgotten, not fatal
+}
+
+void Workspace::write_state(const std::string& name, const nlohmann::json& value) const {
+    const auto dir = root_ / ".blockcheck";
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    const auto tmp = dir / (name + ".tmp");
+    {
+        std::ofstream out(tmp);
+        out << value.dump(2) << "\n";
+        if (!out) return;  // state is a convenience; a read-only checkout still checks
+    }
+    std::filesystem::rename(tmp, dir / name, ec);
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,320 @@
+#include "checker/verify/claims.hpp"
+
+#include "checker/common/json_exact.hpp"
+#include "checker/exercise/protocol.hpp"
+#include "checker/verify/rerun_format.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace blockcheck {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// ---- reading ----
+
+const Json& field(const Json& object, const std::string& key, const std::string& where) {
+    auto it = object.find(key);
+    if (it == object.end()) throw InputFileError(where + "." + key + ": missing field");
+    return *it;
+}
+
+std::string string_of(const Json& value, const std::string& where) {
+    if (!value.is_string() || value.get<std::string>().empty()) throw InputFileError(where + ": expected a non-empty string");
+    return value.get<std::string>();
+}
+
+std::string optional_string(const Json& object, const std::string& key, const std::string& where) {
+    return object.contains(key) ? string_of(object[key], where + "." + key) : std::string();
+}
+
+Text text_of(const Json& value, const std::string& where) {
+    if (!value.is_object()) throw InputFileError(where + ": expected {\"en\": ..., \"zh\": ...}");
+    for (auto& [key, v] : value.items())
+        if (key != "en" && key != "zh") throw InputFileError(where + "." + key + ": unknown field (expected en and zh)");
+    return {string_of(field(value, "en", where), where + ".en"), string_of(field(value, "zh", where), where + ".zh")};
+}
+
+void reject_unknown(const Json& object, const std::set<std::string>& known, const std::string& where) {
+    if (!object.is_object()) throw InputFileError(where + ": expected an object");
+    for (auto& [key, value] : object.items())
+        if (!known.count(key)) throw InputFileError(where + "." + key + ": unknown field");
+}
+
+Rule rule_of(const std::string& text, const std::string& where) {
+    if (text == "rounds_to") return Rule::rounds_to;
+    if (text == "exact") return Rule::exact;
+    if (text == "approx") return Rule::approx;
+    if (text == "within") return Rule::within;
+    if (text == "outside") return Rule::outside;
+    throw InputFileError(where + ": unknown rule '" + text + "' (expected rounds_to, exact, approx, within or outside)");
+}
+
+ClaimVerdict claim_verdict_of(const std::string& text, const std::string& where) {
+    for (ClaimVerdict v : {ClaimVerdict::holds, ClaimVerdict::source_erratum, ClaimVerdict::fails})
+        if (text == claim_verdict_name(v)) return v;
+    throw InputFileError(where + ": unknown verdict '" + text + "' (expected holds, source_erratum or fails)");
+}
+
+// The book sets minus signs as U+2212; the rules read ASCII.
+std::string ascii_minus(std::string text) {
+    for (std::size_t at; (at = text.find("\u2212")) != std::string::npos;) text.replace(at, 3, "-");
+    return text;
+}
+
+Real50 real_of(const std::string& text, const std::string& where) {
+    try {
+        return parse_real<Real50>(text);
+    } catch (const std::invalid_argument&) {
+        throw InputFileError(where + ": '" + text + "' is not a decimal number");
+    }
+}
+
+// The numbers of a value text ("0.5", "[1, 0]", "[[1, 0], [0, 1]]"), flattened.
+std::vector<std::string> number_texts(const std::string& text, const std::string& where) {
+    Reading reading;
+    try {
+        reading = parse_reading(text);
+    } catch (const ProtocolError& e) {
+        throw InputFileError(where + ": " + e.what());
+    }
+    std::vector<std::string> out;
+    if (auto* n = std::get_if<NumberText>(&reading)) out.push_back(n->text);
+    else if (auto* v = std::get_if<std::vector<NumberText>>(&reading))
+        for (const NumberText& x : *v) out.push_back(x.text);
+    else if (auto* m = std::get_if<std::vector<std::vector<NumberText>>>(&reading))
+        for (const auto& row : *m)
+            for (const NumberText& x : row) out.push_back(x.text);
+    else throw InputFileError(where + ": '" + text + "' is not a number, vector or matrix");
+    for (const std::string& x : out) real_of(x, where);
+    return out;
+}
+
+// Digits after the point of a plain decimal ("0.731059" -> 6, "12" -> 0).
+int decimals_of(const std::string& text, const std::string& where) {
+    if (text.find_first_of("eE") != std::string::npos)
+        throw InputFileError(where + ": rounds_to needs plain decimals, found '" + text + "'");
+    const std::size_t point = text.find('.');
+    return point == std::string::npos ? 0 : int(text.size() - point - 1);
+}
+
+// Checks that the claim's parameters suit its rule, so that a bad file fails on reading.
+void check_rule_parameters(const Claim& c, const std::string& where) {
+    switch (c.rule) {
+        case Rule::rounds_to:
+            for (const std::string& x : number_texts(c.value, where + ".value")) decimals_of(x, where + ".value");
+            break;
+        case Rule::exact: {
+            const std::string word = c.value;
+            if (word != "true" && word != "false" && word != "undefined") number_texts(word, where + ".value");
+            break;
+        }
+        case Rule::approx:
+            number_texts(c.value, where + ".value");
+            if (c.tolerance.empty()) throw InputFileError(where + ".tolerance: missing field (the approx rule needs it)");
+            real_of(c.tolerance, where + ".tolerance");
+            break;
+        case Rule::within:
+        case Rule::outside:
+            if (c.min.empty() && c.max.empty()) throw InputFileError(where + ": the " + std::string(c.rule == Rule::within ? "within" : "outside") + " rule needs min, max or both");
+            if (!c.min.empty()) real_of(c.min, where + ".min");
+            if (!c.max.empty()) real_of(c.max, where + ".max");
+            break;
+    }
+}
+
+Claim claim_of(const Json& json, const std::string& where, const Text& document, bool about_block) {
+    reject_unknown(json, {"id", "section", "statement", "printed", "step", "rule", "value", "tolerance", "min", "max", "expected_verdict"}, where);
+    Claim c;
+    c.document = document;
+    c.about_block = about_block;
+    c.id = string_of(field(json, "id", where), where + ".id");
+    c.section = string_of(field(json, "section", where), where + ".section");
+    c.statement = text_of(field(json, "statement", where), where + ".statement");
+    c.printed = string_of(field(json, "printed", where), where + ".printed");
+    c.step = string_of(field(json, "step", where), where + ".step");
+    c.rule = rule_of(string_of(field(json, "rule", where), where + ".rule"), where + ".rule");
+    c.value = ascii_minus(json.contains("value") ? string_of(json["value"], where + ".value") : c.printed);
+    c.tolerance = optional_string(json, "tolerance", where);
+    c.min = optional_string(json, "min", where);
+    c.max = optional_string(json, "max", where);
+    c.expected = claim_verdict_of(string_of(field(json, "expected_verdict", where), where + ".expected_verdict"), where + ".expected_verdict");
+    check_rule_parameters(c, where);
+    return c;
+}
+
+// ---- evaluating ----
+
+std::vector<Real50> numbers_of(const Step<Real50>& step) {
+    if (step.kind == StepKind::undefined || step.kind == StepKind::boolean) return {};
+    return step.value.values;
+}
+
+// items laid out in the step's shape: "x", "[a, b]" or "[[a, b], [c, d]]".
+std::string in_shape(const std::vector<std::string>& items, const Step<Real50>& step) {
+    if (step.form == StepForm::scalar && items.size() == 1) return items.front();
+    auto row = [&items](std::size_t first, std::size_t count) {
+        std::string out = "[";
+        for (std::size_t i = 0; i < count; ++i) out += (i ? ", " : "") + items[first + i];
+        return out + "]";
+    };
+    if (step.form != StepForm::matrix) return row(0, items.size());
+    std::string out = "[";
+    for (std::size_t r = 0; r < step.value.rows; ++r) out += (r ? ", " : "") + row(r * step.value.cols, step.value.cols);
+    return out + "]";
+}
+
+// One computed number for the table: whole numbers whole, differences in scientific notation.
+std::string shown(const Real50& x, StepKind kind, int significant) {
+    if (kind == StepKind::integer) return fixed_decimals(x, 0);
+    if (kind == StepKind::difference) return scientific(x, 3);
+    return without_negative_zero(to_decimal(x, significant));
+}
+
+std::string all_shown(const Step<Real50>& step, int significant) {
+    std::vector<std::string> items;
+    for (const Real50& x : numbers_of(step)) items.push_back(shown(x, step.kind, significant));
+    return in_shape(items, step);
+}
+
+bool rounds_to(const Claim& c, const Step<Real50>& step, std::string& computed) {
+    const std::string where = c.where() + ".value";
+    const std::vector<std::string> printed = number_texts(c.value, where);
+    const std::vector<Real50> xs = numbers_of(step);
+    bool agrees = step.kind != StepKind::undefined && step.kind != StepKind::boolean && printed.size() == xs.size();
+    std::vector<std::string> items;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        const int decimals = i < printed.size() ? decimals_of(printed[i], where) : book_decimals;
+        items.push_back(step.kind == StepKind::integer ? fixed_decimals(xs[i], 0) : fixed_decimals(xs[i], decimals + 4));
+        if (i < printed.size()) agrees = agrees && real_of(fixed_decimals(xs[i], decimals), where) == real_of(printed[i], where);
+    }
+    computed = in_shape(items, step);
+    return agrees;
+}
+
+bool exact(const Claim& c, const Step<Real50>& step, std::string& computed) {
+    computed = step.kind == StepKind::real ? all_shown(step, 20) : format_inline(step, 0);
+    if (c.value == "true" || c.value == "false")
+        return step.kind == StepKind::boolean && (step.value(0, 0) != 0) == (c.value == "true");
+    if (c.value == "undefined") return step.kind == StepKind::undefined;
+    const std::vector<std::string> printed = number_texts(c.value, c.where() + ".value");
+    const std::vector<Real50> xs = numbers_of(step);
+    if (step.kind == StepKind::undefined || step.kind == StepKind::boolean || printed.size() != xs.size()) return false;
+    for (std::size_t i = 0; i < xs.size(); ++i)
+        if (xs[i] != real_of(printed[i], c.where() + ".value")) return false;
+    return true;
+}
+
+bool approx(const Claim& c, const Step<Real50>& step, std::string& computed) {
+    using std::abs;
+    const std::vector<std::string> printed = number_texts(c.value, c.where() + ".value");
+    const std::vector<Real50> xs = numbers_of(step);
+    const Real50 tolerance = real_of(c.tolerance, c.where() + ".tolerance");
+    computed = all_shown(step, 10);
+    if (step.kind == StepKind::undefined || step.kind == StepKind::boolean || printed.size() != xs.size()) return false;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        const Real50 expected = real_of(printed[i], c.where() + ".value");
+        if (abs(xs[i] - expected) > tolerance * std::max(abs(expected), Real50(1))) return false;
+    }
+    return true;
+}
+
+// within: every number in [min, max]; outside: at least one is not. `computed` names the
+// numbers outside the interval.
+bool interval(const Claim& c, const Step<Real50>& step, std::string& computed) {
+    const std::vector<Real50> xs = numbers_of(step);
+    computed = all_shown(step, 7);
+    if (step.kind == StepKind::undefined || step.kind == StepKind::boolean || xs.empty()) return false;
+    std::vector<std::string> out;
+    for (const Real50& x : xs) {
+        const bool below = !c.min.empty() && x < real_of(c.min, c.where() + ".min");
+        const bool above = !c.max.empty() && x > real_of(c.max, c.where() + ".max");
+        if (below || above) out.push_back(shown(x, step.kind, 7));
+    }
+    if (!out.empty()) {
+        std::string list;
+        for (const std::string& x : out) list += (list.empty() ? "" : ", ") + x;
+        computed += fmt::format("; outside [{}, {}]: {}", c.min.empty() ? "-inf" : c.min, c.max.empty() ? "inf" : c.max, list);
+    }
+    return c.rule == Rule::within ? out.empty() : !out.empty();
+}
+
+}  // namespace
+
+std::string_view claim_verdict_name(ClaimVerdict verdict) {
+    switch (verdict) {
+        case ClaimVerdict::holds: return "holds";
+        case ClaimVerdict::source_erratum: return "source_erratum";
+        case ClaimVerdict::fails: return "fails";
+    }
+    return "fails";
+}
+
+std::string Claim::where() const { return fmt::format("{}: claims[{}] ({})", file, index, id); }
+
+void parse_claims(const Json& json, const std::string& source, ClaimSet& into) {
+    reject_unknown(json, {"document", "about", "claims", "not_checked"}, source);
+    const Text document = text_of(field(json, "document", source), source + ".document");
+    const std::string about = string_of(field(json, "about", source), source + ".about");
+    if (about != "source" && about != "block")
+        throw InputFileError(source + ".about: expected \"source\" (a document's claims) or \"block\" (the block's properties)");
+    const Json& claims = field(json, "claims", source);
+    if (!claims.is_array()) throw InputFileError(source + ".claims: expected an array");
+    std::set<std::string> ids;
+    for (const Claim& c : into.claims) ids.insert(c.id);
+    for (std::size_t i = 0; i < claims.size(); ++i) {
+        const std::string where = fmt::format("{}: claims[{}]", source, i);
+        Claim c = claim_of(claims[i], where, document, about == "block");
+        c.file = source;
+        c.index = i;
+        if (!ids.insert(c.id).second) throw InputFileError(where + ".id: '" + c.id + "' appears twice");
+        into.claims.push_back(std::move(c));
+    }
+    if (json.contains("not_checked")) {
+        const Json& unchecked = json["not_checked"];
+        if (!unchecked.is_array()) throw InputFileError(source + ".not_checked: expected an array");
+        for (std::size_t i = 0; i < unchecked.size(); ++i) {
+            const std::string where = fmt::format("{}: not_checked[{}]", source, i);
+            reject_unknown(unchecked[i], {"section", "statement", "reason"}, where);
+            into.unchecked.push_back({document, string_of(field(unchecked[i], "section", where), where + ".section"),
+                                      text_of(field(unchecked[i], "statement", where), where + ".statement"),
+                                      text_of(field(unchecked[i], "reason", where), where + ".reason")});
+        }
+    }
+}
+
+ClaimSet read_claims(const std::filesystem::path& path) {
+    std::vector<std::filesystem::path> files;
+    if (std::filesystem::is_directory(path)) {
+        for (const auto& entry : std::filesystem::directory_iterator(path))
+            if (entry.path().extension() == ".json") files.push_back(entry.path());
+        std::sort(files.begin(), files.end());
+        if (files.empty()) throw InputFileError(path.string() + ": no claims files (*.json)");
+    } else {
+        files.push_back(path);
+    }
+    ClaimSet set;
+    for (const auto& file : files) parse_claims(read_json_exact(file), file.string(), set);
+    return set;
+}
+
+ClaimResult evaluate_claim(const Claim& claim, const Step<Real50>& step) {
+    std::string computed;
+    bool agrees = false;
+    switch (claim.rule) {
+        case Rule::rounds_to: agrees = rounds_to(claim, step, computed); break;
+        case Rule::exact: agrees = exact(claim, step, computed); break;
+        case Rule::approx: agrees = approx(claim, step, computed); break;
+        case Rule::within:
+        case Rule::outside: agrees = interval(claim, step, computed); break;
+    }
+    const ClaimVerdict verdict = agrees ? ClaimVerdict::holds : claim.about_block ? ClaimVerdict::fails : ClaimVerdict::source_erratum;
+    return {verdict, computed};
+}
+
+ClaimResult failed_claim(const std::string& error) { return {ClaimVerdict::fails, "error: " + error}; }
+
+}  // namespace blockcheck

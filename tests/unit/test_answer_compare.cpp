@@ -1,0 +1,349 @@
+// Grading answer parts against real references computed at 50 digits.
+#include "checker/exercise/answer_compare.hpp"
+#include "solutions/block/ffn.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+using namespace blockcheck;
+
+namespace {
+
+// 3 / sqrt(12.5) = sqrt(0.72): RMSNorm of [3, 4], first element.
+Real rms_first() {
+    using std::sqrt;
+    return sqrt(parse_real<Real>("0.72"));
+}
+
+// The same at 100 digits, printed to `digits` significant digits.
+std::string rms_first_text(int digits) {
+    using std::sqrt;
+    return to_decimal(sqrt(parse_real<Real100>("0.72")), digits);
+}
+
+// What an honest double computation prints with %.17g.
+std::string double_text(double x) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.17g", x);
+    return buffer;
+}
+
+// `text` with its `n`th significant digit (1-based) changed.
+std::string change_significant_digit(std::string text, int n) {
+    int seen = 0;
+    bool leading = true;
+    for (char& c : text) {
+        if (c < '0' || c > '9') continue;
+        if (leading && c == '0') continue;
+        leading = false;
+        if (++seen == n) {
+            c = c == '9' ? '8' : static_cast<char>(c + 1);
+            break;
+        }
+    }
+    return text;
+}
+
+ProgramLine line_of(const std::string& value_text, int line = 3) {
+    return ProgramLine{"x", parse_reading(value_text), line, "x = " + value_text};
+}
+
+AnswerSpec spec_of(AnswerKind kind, int digits = 6) { return AnswerSpec{"x", kind, 2, digits, {}}; }
+
+PartResult grade(const std::string& given, const Value& expected, AnswerKind kind = AnswerKind::number,
+                 bool reveal = false) {
+    ProgramLine line = line_of(given);
+    return grade_part(spec_of(kind), &line, expected, CompareOptions{reveal});
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+Vector<Real> silu_values() {
+    return {silu(Real(1)), silu(Real(-2)), silu(parse_real<Real>("0.5"))};
+}
+
+}  // namespace
+
+TEST_CASE("decimals counts digits after the point minus the exponent") {
+    CHECK(decimals("8.48528e-1") == 6);
+    CHECK(decimals("0.848528") == 6);
+    CHECK(decimals("1152") == 0);
+    CHECK(decimals("1.5e3") == -2);
+    CHECK(decimals("-0.5E+1") == 0);
+    CHECK(decimals("1e-999999999999999") == 1'000'000'000);  // clamped, no overflow
+}
+
+TEST_CASE("significant counts digits from the first nonzero one") {
+    CHECK(significant("0.848528") == 6);
+    CHECK(significant("0.00120") == 3);
+    CHECK(significant("1152.0") == 5);
+    CHECK(significant("-8.48528e-1") == 6);
+    CHECK(significant("0.000") == 0);
+}
+
+TEST_CASE("is_whole_text accepts exact whole numbers only") {
+    CHECK(is_whole_text("1152"));
+    CHECK(is_whole_text("1152.000"));
+    CHECK(is_whole_text("1.152e3"));
+    CHECK(is_whole_text("0e-5"));
+    CHECK_FALSE(is_whole_text("1152.5"));
+    CHECK_FALSE(is_whole_text("1.1525e3"));
+    CHECK_FALSE(is_whole_text("1e-400"));
+    CHECK_FALSE(is_whole_text("nan"));
+}
+
+TEST_CASE("numbers against sqrt(0.72) = 0.848528137423857...") {
+    struct Case {
+        std::string given;
+        Verdict verdict;
+        const char* why;
+    };
+    const Case cases[] = {
+        {"0.848528", Verdict::correct, "the book's six decimals"},
+        {"8.48528e-1", Verdict::correct, "the same in scientific notation"},
+        {double_text(3.0 / std::sqrt(12.5)), Verdict::correct, "an honest double computation, %.17g"},
+        {double_text(std::sqrt(0.72)), Verdict::correct, "another honest double computation"},
+        {"0.848529", Verdict::wrong, "the last required digit wrong"},
+        {"0.848527", Verdict::wrong, "the last required digit wrong, below"},
+        {"0.84852814", Verdict::correct, "more digits, all right"},
+        {"0.84852824", Verdict::wrong, "more digits hold it to more digits"},
+        {"0.8485", Verdict::too_few_digits, "four decimals"},
+        {"0.9", Verdict::too_few_digits, "too few digits, even if also off"},
+        {rms_first_text(30), Verdict::correct, "30 correct digits"},
+        {change_significant_digit(rms_first_text(30), 25), Verdict::wrong, "30 digits, the 25th wrong"},
+        {rms_first_text(60), Verdict::correct, "60 digits, more than the reference holds"},
+        {"nan", Verdict::wrong, "nan never matches"},
+        {"-nan", Verdict::wrong, "nor does -nan"},
+        {"inf", Verdict::wrong, "nor inf"},
+        {"1e999999999999", Verdict::wrong, "beyond the range of numbers"},
+        {"-0.848528", Verdict::wrong, "the sign matters"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.given);
+        CAPTURE(c.why);
+        CHECK(verdict_name(grade(c.given, Value(rms_first())).verdict) == verdict_name(c.verdict));
+    }
+}
+
+TEST_CASE("a correct part scores its points and reports its line") {
+    PartResult r = grade("0.848528", Value(rms_first()));
+    CHECK(r.name == "x");
+    CHECK(r.score == 2);
+    CHECK(r.max_score == 2);
+    CHECK(r.line == 3);
+    CHECK(r.message.en == "correct to 6 decimal places");
+    CHECK(!r.message.zh.empty());
+    REQUIRE(r.abs_error);
+    CHECK(*r.abs_error < 5e-7);
+}
+
+TEST_CASE("a wrong number gives absolute and relative errors and scores nothing") {
+    PartResult r = grade("0.848529", Value(rms_first()));
+    CHECK(r.score == 0);
+    CHECK(r.max_score == 2);
+    CHECK(r.message.en == "wrong: absolute error 8.6e-07, relative error 1.0e-06 (allowed 5.0e-07)");
+    CHECK(r.abs_error.value() == doctest::Approx(8.626e-7).epsilon(1e-3));
+    CHECK(r.rel_error.value() == doctest::Approx(8.626e-7 / 0.848528).epsilon(1e-3));
+}
+
+TEST_CASE("too few digits names the decimals given and asked for") {
+    PartResult r = grade("0.8485", Value(rms_first()));
+    CHECK(r.verdict == Verdict::too_few_digits);
+    CHECK(r.score == 0);
+    CHECK(r.message.en == "too few digits: gave 4 decimal places (`0.8485`), this answer asks for at least 6 decimal places");
+}
+
+TEST_CASE("too few digits that are also off say so") {
+    CHECK(contains(grade("0.9", Value(rms_first())).message.en, "also off by 5.1e-02"));
+}
+
+TEST_CASE("nan is wrong with a message saying why") {
+    PartResult r = grade("nan", Value(rms_first()));
+    CHECK(r.message.en == "wrong: `nan`, which never matches a finite value");
+    CHECK_FALSE(r.abs_error);
+}
+
+TEST_CASE("the expected value is shown only when asked") {
+    CHECK_FALSE(contains(grade("0.848529", Value(rms_first())).message.en, "expected"));
+    PartResult r = grade("0.848529", Value(rms_first()), AnswerKind::number, true);
+    CHECK(contains(r.message.en, "; expected 0.848528137424"));
+    CHECK(contains(r.message.zh, "0.848528137424"));
+    CHECK_FALSE(contains(grade("0.848528", Value(rms_first()), AnswerKind::number, true).message.en, "expected"));
+}
+
+TEST_CASE("a number given to more digits than a double is held to them") {
+    // 20 significant digits off by 1e-19: a double could not say this, so no double slack
+    std::string text = change_significant_digit(rms_first_text(20), 19);
+    CHECK(grade(text, Value(rms_first())).verdict == Verdict::wrong);
+}
+
+TEST_CASE("the double slack scales with the largest element of the part") {
+    // error 1e-13: beyond 64 eps for a lone 0.001, within 64 eps * 1000 next to a 1000
+    Vector<Real> part{Real(1000), parse_real<Real>("0.001")};
+    CHECK(grade("[1000.000000, 0.001000000000100000]", Value(part), AnswerKind::vector).verdict == Verdict::correct);
+    CHECK(grade("0.001000000000100000", Value(parse_real<Real>("0.001"))).verdict == Verdict::wrong);
+}
+
+TEST_CASE("integers match exactly, in any decimal form") {
+    Value expected(Real(1152));
+    for (std::string text : {"1152", "1152.0", "1.152e3", "+1152", "11520e-1"}) {
+        CAPTURE(text);
+        CHECK(grade(text, expected, AnswerKind::integer).verdict == Verdict::correct);
+    }
+    for (std::string text : {"1152.5", "1153", "1.1520000001e3", "nan", "inf", "1e999999999999"}) {
+        CAPTURE(text);
+        CHECK(grade(text, expected, AnswerKind::integer).verdict == Verdict::wrong);
+    }
+    CHECK(grade("1152.5", expected, AnswerKind::integer).message.en == "wrong: `1152.5` is not a whole number");
+}
+
+TEST_CASE("an integer answer has no digits requirement") {
+    ProgramLine line = line_of("1152");
+    CHECK(grade_part(spec_of(AnswerKind::integer, 6), &line, Value(Real(1152)), {}).verdict == Verdict::correct);
+}
+
+TEST_CASE("booleans match exactly") {
+    CHECK(grade("true", Value(true), AnswerKind::boolean).verdict == Verdict::correct);
+    CHECK(grade("false", Value(true), AnswerKind::boolean).verdict == Verdict::wrong);
+    CHECK(grade("B", Value(true), AnswerKind::boolean).verdict == Verdict::wrong);
+}
+
+TEST_CASE("a boolean printed as 1 gets a hint about boolalpha") {
+    PartResult r = grade("1", Value(true), AnswerKind::boolean);
+    CHECK(r.verdict == Verdict::wrong);
+    CHECK(contains(r.message.en, "std::boolalpha"));
+}
+
+TEST_CASE("a wrong boolean or choice appends the explanation") {
+    AnswerSpec spec = spec_of(AnswerKind::boolean);
+    spec.explain = {"RMSNorm does not subtract the mean.", "RMSNorm 不减去均值。"};
+    ProgramLine line = line_of("true");
+    PartResult r = grade_part(spec, &line, Value(false), {});
+    CHECK(r.message.en == "wrong: the output says true. RMSNorm does not subtract the mean.");
+    CHECK(contains(r.message.zh, "RMSNorm 不减去均值"));
+    CHECK(grade_part(spec, &line, Value(true), {}).message.en == "correct");
+}
+
+TEST_CASE("choices match as words, case-insensitively") {
+    CHECK(grade("B", Value(Choice{"B"}), AnswerKind::choice).verdict == Verdict::correct);
+    CHECK(grade("b", Value(Choice{"B"}), AnswerKind::choice).verdict == Verdict::correct);
+    PartResult r = grade("A", Value(Choice{"B"}), AnswerKind::choice, true);
+    CHECK(r.verdict == Verdict::wrong);
+    CHECK(r.message.en == "wrong: the output says `A`; expected B");
+}
+
+TEST_CASE("undefined is correct exactly when the reference is undefined") {
+    CHECK(grade("undefined", Value(Undefined{})).verdict == Verdict::correct);
+    PartResult value_given = grade("0.5", Value(Undefined{}));
+    CHECK(value_given.verdict == Verdict::wrong);
+    CHECK(contains(value_given.message.en, "has no value here"));
+    PartResult undefined_given = grade("undefined", Value(rms_first()));
+    CHECK(undefined_given.verdict == Verdict::wrong);
+    CHECK(contains(undefined_given.message.en, "has a value here"));
+    CHECK(grade("[1, 2]", Value(Undefined{}), AnswerKind::vector).verdict == Verdict::wrong);
+}
+
+TEST_CASE("a missing answer says which line to print") {
+    PartResult r = grade_part(AnswerSpec{"dot", AnswerKind::number, 3, 6, {}}, nullptr, Value(rms_first()), {});
+    CHECK(r.verdict == Verdict::missing);
+    CHECK(r.message.en == "no line `dot = ...` in the output");
+    CHECK(!r.message.zh.empty());
+    CHECK(r.score == 0);
+    CHECK(r.max_score == 3);
+    CHECK(r.line == 0);
+}
+
+TEST_CASE("silu vector: all right is correct") {
+    Value expected(silu_values());  // 0.7310585786..., -0.2384058440..., 0.3112296656...
+    CHECK(grade("[0.731059, -0.238406, 0.311230]", expected, AnswerKind::vector).verdict == Verdict::correct);
+}
+
+TEST_CASE("silu vector: one wrong element is named with its errors") {
+    PartResult r = grade("[0.731059, -0.238416, 0.311230]", Value(silu_values()), AnswerKind::vector);
+    CHECK(r.verdict == Verdict::wrong);
+    CHECK(r.message.en ==
+          "element 1 is wrong: absolute error 1.0e-05, relative error 4.3e-05 (allowed 5.0e-07); 1 of 3 elements wrong");
+}
+
+TEST_CASE("silu vector: the worst wrong element is named") {
+    PartResult r = grade("[0.731058, -0.238416, 0.311230]", Value(silu_values()), AnswerKind::vector);
+    CHECK(r.message.en.starts_with("element 1 is wrong"));
+    CHECK(contains(r.message.en, "2 of 3 elements wrong"));
+}
+
+TEST_CASE("silu vector: too few digits names the element") {
+    PartResult r = grade("[0.731059, -0.238406, 0.3112]", Value(silu_values()), AnswerKind::vector);
+    CHECK(r.verdict == Verdict::too_few_digits);
+    CHECK(r.message.en.starts_with("element 2 has too few digits: gave 4 decimal places"));
+}
+
+TEST_CASE("silu vector: a wrong element wins over too few digits") {
+    PartResult r = grade("[0.7310, -0.238416, 0.311230]", Value(silu_values()), AnswerKind::vector);
+    CHECK(r.verdict == Verdict::wrong);
+    CHECK(r.message.en.starts_with("element 1 is wrong"));
+}
+
+TEST_CASE("silu vector: nan in an element is wrong and named") {
+    PartResult r = grade("[0.731059, nan, 0.311230]", Value(silu_values()), AnswerKind::vector);
+    CHECK(r.verdict == Verdict::wrong);
+    CHECK(r.message.en.starts_with("element 1 is `nan`, which never matches a finite value"));
+}
+
+TEST_CASE("a wrong matrix element is named by row and column") {
+    Matrix<Real> expected = matrix_from_rows<Real>({{Real(1), Real(2)}, {silu(Real(1)), Real(4)}});
+    PartResult r = grade("[[1.000000, 2.000000], [0.731060, 4.000000]]", Value(expected), AnswerKind::matrix);
+    CHECK(r.verdict == Verdict::wrong);
+    CHECK(r.message.en.starts_with("row 1, column 0 is wrong: absolute error 1.4e-06"));
+}
+
+TEST_CASE("shape mismatches state both shapes") {
+    Value vector3(silu_values());
+    CHECK(grade("[0.848528, 1.0]", Value(rms_first())).message.en ==
+          "wrong shape: expected a number, got a vector of 2 elements");
+    CHECK(grade("[0.731059, -0.238406]", vector3, AnswerKind::vector).message.en ==
+          "wrong shape: expected a vector of 3 elements, got a vector of 2 elements");
+    CHECK(grade("0.731059", vector3, AnswerKind::vector).verdict == Verdict::wrong);
+    Matrix<Real> m(2, 3);
+    CHECK(grade("[[0, 0], [0, 0], [0, 0]]", Value(m), AnswerKind::matrix).message.en ==
+          "wrong shape: expected a 2x3 matrix, got a 3x2 matrix");
+}
+
+TEST_CASE("a reference of the wrong kind is the grader's fault and costs nothing") {
+    PartResult r = grade("0.5", Value(true), AnswerKind::number);
+    CHECK(r.verdict == Verdict::grader_fault);
+    CHECK(r.score == r.max_score);
+    CHECK(grade("3", Value(parse_real<Real>("2.5")), AnswerKind::integer).verdict == Verdict::grader_fault);
+}
+
+TEST_CASE("a non-finite reference is the grader's fault") {
+    Value nan_reference(Vector<Real>{Real(1), Real(0) / Real(0)});
+    PartResult r = grade("[1.000000, 0.000000]", nan_reference, AnswerKind::vector);
+    CHECK(r.verdict == Verdict::grader_fault);
+    CHECK(r.message.en == "grader fault: the reference answer is not finite; this costs no points");
+}
+
+TEST_CASE("an unparseable part carries the issue's line and message") {
+    ProgramOutput out = parse_program_output("\ndot = 0.5.1\n");
+    REQUIRE(out.issues.size() == 1);
+    PartResult r = unparseable_part(AnswerSpec{"dot", AnswerKind::number, 1, 6, {}}, out.issues.front());
+    CHECK(r.verdict == Verdict::unparseable);
+    CHECK(r.line == 2);
+    CHECK(r.score == 0);
+    CHECK(r.max_score == 1);
+    CHECK(r.message.en == "line 2: `dot = 0.5.1`: '0.5.1' is not a number");
+}
+
+TEST_CASE("verdict and kind names are the contract's") {
+    CHECK(verdict_name(Verdict::too_few_digits) == "too_few_digits");
+    CHECK(verdict_name(Verdict::grader_fault) == "grader_fault");
+    CHECK(verdict_name(Verdict::timed_out) == "timed_out");
+    for (std::string name : {"number", "integer", "vector", "matrix", "boolean", "choice"}) {
+        CAPTURE(name);
+        REQUIRE(answer_kind_from_name(name));
+        CHECK(answer_kind_name(*answer_kind_from_name(name)) == name);
+    }
+    CHECK_FALSE(answer_kind_from_name("Number"));
+}
