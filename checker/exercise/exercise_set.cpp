@@ -39,8 +39,19 @@ AnswerSpec read_answer(const Json& json, const std::string& where, std::vector<s
     spec.kind = *parsed;
     spec.points = json.value("points", 1.0);
     if (spec.points <= 0) throw InputFileError(where + ".points: must be positive");
-    spec.digits = json.value("digits", 6);
+    if (json.contains("decimals") && json.contains("significant"))
+        throw InputFileError(where + ": give either \"decimals\" or \"significant\", not both");
+    if (json.contains("digits"))
+        throw InputFileError(where + ".digits: declare \"decimals\" (decimal places) or \"significant\" (significant digits)");
+    if (json.contains("significant")) spec.precision = {Precision::significant, json["significant"].get<int>()};
+    else spec.precision = {Precision::decimals, json.value("decimals", 6)};
+    if (spec.precision.places < 0 || spec.precision.places > 40 ||
+        (spec.precision.unit == Precision::significant && spec.precision.places < 1))
+        throw InputFileError(where + ": the declared precision must be 0..40 decimal places or 1..40 significant digits");
     if (json.contains("explain")) spec.explain = bilingual(json, "explain", where);
+    spec.general = json.value("general", false);
+    if (spec.general && spec.kind != AnswerKind::boolean && spec.kind != AnswerKind::choice)
+        throw InputFileError(where + ".general: only a boolean or choice answer can be a general claim");
     if (json.contains("options")) options = json["options"].get<std::vector<std::string>>();
     return spec;
 }
@@ -80,6 +91,17 @@ Exercise read_exercise(const std::filesystem::path& file) {
         std::vector<std::string> options;
         e.answers.push_back(read_answer(answers[i], fmt::format("{}.answers[{}]", where, i), options));
         if (!options.empty()) e.options[e.answers.back().name] = options;
+    }
+    if (json.contains("mistakes")) {
+        for (const Json& id : json["mistakes"]) {
+            const std::string name = id.is_string() ? id.get<std::string>() : "";
+            const auto& known = mechanism_mistakes();
+            const auto& generic = generic_mistakes();
+            if (std::find(known.begin(), known.end(), name) == known.end() &&
+                std::find(generic.begin(), generic.end(), name) == generic.end())
+                throw InputFileError(where + ".mistakes: unknown mistake \"" + name + "\"");
+            e.mistakes.push_back(name);
+        }
     }
     if (json.contains("hints"))
         for (std::size_t i = 0; i < json["hints"].size(); ++i)

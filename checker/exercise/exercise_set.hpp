@@ -30,6 +30,7 @@ struct Exercise {
     std::vector<AnswerSpec> answers;
     std::map<std::string, std::vector<std::string>> options;  // choice answers: their letters
     std::vector<Text> hints;
+    std::vector<std::string> mistakes;       // classic mistakes diagnosed, computed by the reference
     std::filesystem::path file;              // where the definition was read from
 
     double max_score() const;

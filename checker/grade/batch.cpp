@@ -207,8 +207,10 @@ ExerciseRecord to_record(const ExerciseResult& r, Lang lang) {
     for (const ProtocolIssue& issue : r.issues) rec.issues.push_back(issue.message.in(lang));
     rec.compile_seconds = r.compile_seconds;
     rec.run_seconds = r.run_seconds;
-    for (const PartResult& p : r.parts)
+    for (const PartResult& p : r.parts) {
         rec.parts.push_back({p.name, std::string(verdict_name(p.verdict)), p.score, p.max_score, p.message.in(lang)});
+        if (p.diagnosis) rec.parts.back().diagnosis_id = p.diagnosis->id, rec.parts.back().diagnosis_message = p.diagnosis->message.in(lang);
+    }
     return rec;
 }
 
@@ -547,9 +549,7 @@ ExerciseRecord Batch::grade_program(const Exercise& e, const fs::path& source, s
             std::lock_guard lock(time_mutex_);
             run_seconds_ += run_seconds;
         }
-        result = run.status == RunStatus::exited && run.exit_code == 0
-                     ? grade_output(e, inputs, run.out, CompareOptions{settings_.reveal})
-                     : failed_exercise(e, verdict_of_end(run.status), describe_end(run, settings_.run_limits));
+        result = grade_run(e, inputs, run, settings_.run_limits, CompareOptions{settings_.reveal});
         run_seconds = run.wall_seconds;
     }
     result.variant = seed;

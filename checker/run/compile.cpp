@@ -153,8 +153,24 @@ std::vector<fs::path> header_files(const fs::path& include_dir) {
     return files;
 }
 
+// The program's own headers: the header files directly beside the source (name and text), which
+// travel with it into the build folder. At most 32, each at most 1 MiB.
+using SourceFiles = std::vector<std::pair<std::string, std::string>>;
+SourceFiles sibling_headers(const fs::path& source) {
+    SourceFiles headers;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(source.parent_path().empty() ? fs::path(".") : source.parent_path(), ec)) {
+        const std::string ext = entry.path().extension().string();
+        if (ext != ".h" && ext != ".hpp" && ext != ".hh" && ext != ".hxx") continue;
+        if (!entry.is_regular_file(ec) || entry.file_size(ec) > (1u << 20) || headers.size() == 32) continue;
+        if (auto text = read_bytes(entry.path())) headers.emplace_back(entry.path().filename().string(), *text);
+    }
+    std::sort(headers.begin(), headers.end());
+    return headers;
+}
+
 std::string cache_key(std::string_view source_name, std::string_view source_text, const fs::path& include_dir,
-                      std::string_view version) {
+                      std::string_view version, const SourceFiles& own_headers) {
     std::uint64_t hash = content_hash("blockcheck-compile-1");
     for (const std::string& flag : compile_flags) hash = hash_field(hash, flag);
     hash = hash_field(hash, version);
@@ -164,6 +180,7 @@ std::string cache_key(std::string_view source_name, std::string_view source_text
         hash = hash_field(hash, header.filename().string());
         hash = hash_field(hash, read_bytes(header).value_or("<unreadable>"));
     }
+    for (const auto& [name, text] : own_headers) hash = hash_field(hash_field(hash, "beside:" + name), text);
     return hex(hash);
 }
 
@@ -316,14 +333,15 @@ fs::path precompiled_headers(const fs::path& include_dir, const fs::path& cache_
 }
 
 // Runs g++ in a private folder holding a copy of the source; stores the outcome in the cache.
-CompileResult build(const fs::path& source, std::string_view source_text, const fs::path& include_dir,
-                    const fs::path& cache_dir, const std::string& key, const std::string& version,
-                    const Limits& limits) {
+CompileResult build(const fs::path& source, std::string_view source_text, const SourceFiles& own_headers,
+                    const fs::path& include_dir, const fs::path& cache_dir, const std::string& key,
+                    const std::string& version, const Limits& limits, const std::string& display) {
     sweep_stale(cache_dir);
     BuildDir dir{cache_dir / ("build-" + key + "-" + unique_suffix())};
     fs::create_directories(dir.path);
     const std::string name = source.filename().string();
     write_atomically(dir.path / name, source_text);
+    for (const auto& [header, text] : own_headers) write_atomically(dir.path / header, text);
     std::vector<std::string> argv{"g++"};
     argv.insert(argv.end(), compile_flags.begin(), compile_flags.end());
     Sandbox sandbox{dir.path, {}};
@@ -336,6 +354,12 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
     argv.insert(argv.end(), {name, "-o", binary_name});
     RunResult run = run_process(argv, {}, limits, dir.path, Sandbox::available() ? &sandbox : nullptr);
     std::string diagnostics = trim_diagnostics(shorten_paths(run.err, include_dir, dir.path));
+    // the source as the student sees it: chapters/ch25/x.cpp:12:5 rather than x.cpp:12:5
+    if (!display.empty() && display != name) {
+        if (diagnostics.starts_with(name + ":")) diagnostics.replace(0, name.size(), display);
+        replace_all(diagnostics, "\n" + name + ":", "\n" + display + ":");
+        replace_all(diagnostics, " " + name + ":", " " + display + ":");
+    }
 
     const bool finished = run.status == RunStatus::exited && !out_of_memory(run);
     if (!finished) {
@@ -357,7 +381,7 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
 }  // namespace
 
 CompileResult compile_program(const fs::path& source, const fs::path& include_dir, const fs::path& cache_dir,
-                              const Limits& limits) {
+                              const Limits& limits, const std::string& display) {
     const auto start = Clock::now();
     auto finish = [&](CompileResult result) {
         result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -373,12 +397,13 @@ CompileResult compile_program(const fs::path& source, const fs::path& include_di
     const fs::path includes = include_dir.empty() ? fs::path{} : fs::absolute(include_dir).lexically_normal();
 
     const std::string version = compiler_version("g++", cache);
-    const std::string key = cache_key(source.filename().string(), *source_text, includes, version);
+    const SourceFiles own_headers = sibling_headers(source);
+    const std::string key = cache_key(source.filename().string() + "\n" + display, *source_text, includes, version, own_headers);
     if (auto hit = cached_result(cache, key)) return finish(*hit);
     auto guard = in_flight().acquire(key);
     if (auto hit = cached_result(cache, key)) return finish(*hit);  // another thread just built it
     try {
-        return finish(build(source, *source_text, includes, cache, key, version, limits));
+        return finish(build(source, *source_text, own_headers, includes, cache, key, version, limits, display));
     } catch (const std::exception& error) {
         return finish({false, {}, std::string("cannot compile '") + source.string() + "': " + error.what()});
     }

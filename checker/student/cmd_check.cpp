@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <random>
+
 
 namespace blockcheck {
 namespace {
@@ -13,12 +15,34 @@ struct CheckOptions {
     std::vector<std::string> ids;
     bool json = false, reveal = false, verbose = false;
     std::optional<std::uint64_t> variant;
+    int variants = 0;  // --variants K: K random variants in one command
 };
+
+// K random variants: each exercise keeps its first failing variant's result, else the last one's.
+std::vector<ExerciseResult> check_variants(const Workspace& workspace, const std::vector<const Exercise*>& chosen,
+                                           const CompareOptions& options, int count) {
+    std::random_device entropy;
+    std::vector<ExerciseResult> kept;
+    for (int k = 0; k < count; ++k) {
+        const std::uint64_t seed = (std::uint64_t(entropy()) << 32 | entropy()) % 1'000'000'000;
+        std::vector<ExerciseResult> results = workspace.check(chosen, options, seed);
+        if (kept.empty()) kept = std::move(results);
+        else
+            for (std::size_t i = 0; i < kept.size(); ++i)
+                if (kept[i].status == "done") kept[i] = std::move(results[i]);
+    }
+    return kept;
+}
 
 int check(const Context& context, const CheckOptions& o) {
     const Workspace workspace(context.root);
     const auto chosen = workspace.select(o.ids);
-    const auto results = workspace.check(chosen, CompareOptions{o.reveal}, o.variant);
+    if (o.variants < 0 || (o.variants > 0 && o.variant)) {
+        fmt::print(stderr, "blockcheck: --variants K takes K >= 1 and does not go with --variant\n");
+        return 2;
+    }
+    const auto results = o.variants > 0 ? check_variants(workspace, chosen, CompareOptions{o.reveal}, o.variants)
+                                        : workspace.check(chosen, CompareOptions{o.reveal}, o.variant);
     bool all_done = true;
     for (const ExerciseResult& r : results) all_done = all_done && r.status == "done";
     if (o.json) {
@@ -44,6 +68,7 @@ void add_check_command(CLI::App& app, Context& context) {
     cmd->add_flag("--reveal", o->reveal, "show the expected value of wrong answers");
     cmd->add_flag("-v,--verbose", o->verbose, "show every part of every exercise");
     cmd->add_option("--variant", o->variant, "check on the inputs of this variant seed instead of the book's");
+    cmd->add_option("--variants", o->variants, "check on K random variants in one go (each exercise shows its first failing one)");
     cmd->callback([&context, o] { context.run = [&context, o] { return check(context, *o); }; });
 }
 

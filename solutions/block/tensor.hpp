@@ -60,6 +60,15 @@ Matrix<T> matmul(const Matrix<T>& x, const Matrix<T>& w) {
     return y;
 }
 
+// M^T.  m: [R, C] -> [C, R]
+template <class T>
+Matrix<T> transpose(const Matrix<T>& m) {
+    Matrix<T> t(m.cols, m.rows);
+    for (std::size_t r = 0; r < m.rows; ++r)
+        for (std::size_t c = 0; c < m.cols; ++c) t(c, r) = m(r, c);
+    return t;
+}
+
 // a + b, element by element (the residual add).  [T, C] + [T, C] -> [T, C]
 template <class T>
 Matrix<T> add(const Matrix<T>& a, const Matrix<T>& b) {

@@ -11,7 +11,8 @@ Values rope_attention_demo(const Inputs& in) {
     return {
         {"q_rotated", q},
         {"k_rotated", k},
-        {"attention_output", attention_all_visible(q, k, d.v, HeadLayout{d.heads, d.heads, d.head_dim})},
+        {"attention_output", attention_all_visible(companion::unscaled_if(in, q, d.head_dim), k, d.v,
+                                                   HeadLayout{d.heads, d.heads, d.head_dim})},
     };
 }
 

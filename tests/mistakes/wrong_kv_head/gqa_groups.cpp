@@ -1,0 +1,19 @@
+// A student who deals query heads to key/value heads round-robin.
+// expect: gqa_groups kv_head_of_query wrong_kv_head
+// inputs: book
+#include "blockcheck.hpp"
+using namespace bc;
+
+int main() {
+    long heads = input_integer("query_heads"), kv = input_integer("kv_heads");
+    std::vector<double> look_up = input_vector("query_heads_to_look_up");
+    long h = input_integer("query_head");
+
+    long group = heads / kv;
+    std::vector<double> kv_of, sharing;
+    for (double q : look_up) kv_of.push_back(double(long(q) % kv));  // round-robin
+    for (long j = h / group * group; j < (h / group + 1) * group; ++j) sharing.push_back(double(j));
+    answer("heads_per_group", group);
+    answer("kv_head_of_query", kv_of);
+    answer("query_heads_sharing", sharing);
+}
