@@ -433,6 +433,13 @@ bool all_finite(const Value& expected) {
     return true;
 }
 
+// True for a vector or matrix without elements: there is no element to grade or to report.
+bool is_empty(const Value& expected) {
+    if (auto* v = std::get_if<Vector<Real>>(&expected)) return v->empty();
+    if (auto* m = std::get_if<Matrix<Real>>(&expected)) return m->values.empty();
+    return false;
+}
+
 // Why the reference cannot grade this part; nullopt when it can.
 std::optional<Text> reference_fault(const AnswerSpec& spec, const Value& expected) {
     std::string kind(answer_kind_name(spec.kind));
@@ -443,6 +450,7 @@ std::optional<Text> reference_fault(const AnswerSpec& spec, const Value& expecte
     }
     if (!all_finite(expected))
         return Text{"the reference answer is not finite", "参考答案不是有限值"};
+    if (is_empty(expected)) return Text{"the reference answer has no elements", "参考答案没有任何元素"};
     using std::floor;
     auto* x = std::get_if<Real>(&expected);
     if (spec.kind == AnswerKind::integer && x && floor(*x) != *x)

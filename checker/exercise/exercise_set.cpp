@@ -1,7 +1,9 @@
 #include "checker/exercise/exercise_set.hpp"
 
 #include "checker/common/json_exact.hpp"
+#include "checker/common/json_fields.hpp"
 #include "checker/exercise/protocol.hpp"
+#include "checker/exercise/variants.hpp"
 
 #include <fmt/format.h>
 
@@ -30,24 +32,48 @@ Text bilingual(const Json& object, const std::string& key, const std::string& wh
     return {text_field(value, "en", where + "." + key), text_field(value, "zh", where + "." + key)};
 }
 
+const Json& list_field(const Json& object, const std::string& key, const std::string& where) {
+    const Json& value = required(object, key, where);
+    if (!value.is_array()) throw InputFileError(where + "." + key + ": expected a list");
+    return value;
+}
+
 AnswerSpec read_answer(const Json& json, const std::string& where, std::vector<std::string>& options) {
+    if (!json.is_object()) throw InputFileError(where + ": expected an object");
     AnswerSpec spec;
     spec.name = text_field(json, "name", where);
     const std::string kind = text_field(json, "kind", where);
     auto parsed = answer_kind_from_name(kind);
     if (!parsed) throw InputFileError(where + ".kind: unknown kind \"" + kind + "\"");
     spec.kind = *parsed;
-    spec.points = json.value("points", 1.0);
-    if (spec.points <= 0) throw InputFileError(where + ".points: must be positive");
-    spec.digits = json.value("digits", 6);
+    spec.points = json.contains("points") ? static_cast<double>(whole_number(json["points"], where + ".points", 1, 1000)) : 1.0;
+    spec.digits = json.contains("digits") ? static_cast<int>(whole_number(json["digits"], where + ".digits", 0, 40)) : 6;
     if (json.contains("explain")) spec.explain = bilingual(json, "explain", where);
-    if (json.contains("options")) options = json["options"].get<std::vector<std::string>>();
+    if (json.contains("options")) {
+        const Json& list = json["options"];
+        if (!list.is_array() || list.empty() || !std::all_of(list.begin(), list.end(), [](const Json& o) { return o.is_string(); }))
+            throw InputFileError(where + ".options: expected a list of option names");
+        options = list.get<std::vector<std::string>>();
+    }
     return spec;
 }
 
+Exercise read_fields(const Json& json, const std::filesystem::path& file, const std::string& where);
+
+// Every field is checked here, so that nothing downstream (the variants' generator, the
+// comparison) meets a value it cannot handle.
 Exercise read_exercise(const std::filesystem::path& file) {
     const Json json = read_json_exact(file);
     const std::string where = file.filename().string();
+    if (!json.is_object()) throw InputFileError(where + ": expected an object");
+    try {
+        return read_fields(json, file, where);
+    } catch (const Json::exception& e) {  // a shape the checks above did not foresee
+        throw InputFileError(where + ": " + e.what());
+    }
+}
+
+Exercise read_fields(const Json& json, const std::filesystem::path& file, const std::string& where) {
     Exercise e;
     e.file = file;
     e.id = text_field(json, "id", where);
@@ -57,12 +83,14 @@ Exercise read_exercise(const std::filesystem::path& file) {
     e.kind = text_field(json, "kind", where);
     if (e.kind != "exercise" && e.kind != "worked-example")
         throw InputFileError(where + ".kind: expected \"exercise\" or \"worked-example\"");
-    e.section = json.value("section", "");
-    e.order = json.value("order", 0);
+    if (json.contains("section")) e.section = text_field(json, "section", where);
+    if (json.contains("order")) e.order = static_cast<int>(whole_number(json["order"], where + ".order", -1000000, 1000000));
     e.title = bilingual(json, "title", where);
     e.prompt = bilingual(json, "prompt", where);
     e.source = text_field(json, "source", where);
-    for (auto& [name, value] : required(json, "inputs", where).items()) {
+    const Json& inputs = required(json, "inputs", where);
+    if (!inputs.is_object()) throw InputFileError(where + ".inputs: expected {\"name\": \"value\", ...}");
+    for (auto& [name, value] : inputs.items()) {
         if (!value.is_string()) throw InputFileError(where + ".inputs." + name + ": expected protocol text");
         try {
             parse_reading(value.get<std::string>());
@@ -71,21 +99,24 @@ Exercise read_exercise(const std::filesystem::path& file) {
         }
         e.inputs.emplace_back(name, value.get<std::string>());
     }
-    e.variants = json.value("variants", Json::object());
+    e.variants = json.contains("variants") ? json["variants"] : Json::object();
+    if (!e.variants.is_object()) throw InputFileError(where + ".variants: expected {\"input\": {\"kind\": ...}, ...}");
     for (auto& [name, spec] : e.variants.items())
         if (std::none_of(e.inputs.begin(), e.inputs.end(), [&](auto& input) { return input.first == name; }))
             throw InputFileError(where + ".variants." + name + ": no input of that name");
-    const Json& answers = required(json, "answers", where);
+    const Json& answers = list_field(json, "answers", where);
+    if (answers.empty()) throw InputFileError(where + ".answers: expected at least one answer");
     for (std::size_t i = 0; i < answers.size(); ++i) {
         std::vector<std::string> options;
         e.answers.push_back(read_answer(answers[i], fmt::format("{}.answers[{}]", where, i), options));
         if (!options.empty()) e.options[e.answers.back().name] = options;
     }
     if (json.contains("hints"))
-        for (std::size_t i = 0; i < json["hints"].size(); ++i)
+        for (std::size_t i = 0; i < list_field(json, "hints", where).size(); ++i)
             e.hints.push_back({text_field(json["hints"][i], "en", fmt::format("{}.hints[{}]", where, i)),
                                text_field(json["hints"][i], "zh", fmt::format("{}.hints[{}]", where, i))});
     if (!reference_solutions().count(e.id)) throw InputFileError(where + ": no reference solution for \"" + e.id + "\"");
+    variant_inputs(e, 0);  // every range is checked (bounds, steps, lengths) by drawing from it once
     return e;
 }
 

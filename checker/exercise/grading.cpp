@@ -147,8 +147,9 @@ ExerciseResult failed_exercise(const Exercise& exercise, Verdict verdict, Text n
 ExerciseResult check_program(const Exercise& exercise, const std::filesystem::path& source, const InputList& inputs,
                              const RunSettings& settings, const CompareOptions& options) {
     const CompileResult build = compile_program(source, settings.include_dir, settings.cache_dir);
-    if (!build.ok) {
-        ExerciseResult r = failed_exercise(exercise, Verdict::compile_error, {build.diagnostics, build.diagnostics});
+    if (!build.ok()) {
+        const Verdict verdict = build.status == CompileStatus::grader_fault ? Verdict::grader_fault : Verdict::compile_error;
+        ExerciseResult r = failed_exercise(exercise, verdict, {build.diagnostics, build.diagnostics});
         r.compile_seconds = build.seconds;
         return r;
     }

@@ -1,6 +1,7 @@
 // `blockcheck grade DIR...`: a class's submissions into a gradebook; `--merge` combines shard
 // outputs; `--gradescope` is Gradescope's run_autograder step for one submission.
 #include "checker/grade/batch.hpp"
+#include "checker/grade/student_id.hpp"
 #include "checker/common/cli.hpp"
 #include "checker/common/json_exact.hpp"
 
@@ -53,13 +54,13 @@ public:
         if (terminal_) {
             const std::size_t width = 30, filled = p.total ? p.done * width / p.total : width;
             fmt::print("\r[{}{}] {}/{} {}  {:<24.24}", std::string(filled, '#'), std::string(width - filled, '.'), p.done,
-                       p.total, tr(lang_, "students", "名学生"), s.student);
+                       p.total, tr(lang_, "students", "名学生"), printable_id(s.student));
             if (p.done == p.total) fmt::print("\n");
         } else {
             std::string detail = !s.error.empty() ? std::string(tr(lang_, "unreadable: ", "无法读取：")) + s.error
                                  : p.reused      ? std::string(tr(lang_, "unchanged", "未改动"))
                                                  : verdict_counts(s);
-            fmt::print("[{:>{}}/{}] {:<20} {:>6}/{:<4} {}{}\n", p.done, std::to_string(p.total).size(), p.total, s.student,
+            fmt::print("[{:>{}}/{}] {:<20} {:>6}/{:<4} {}{}\n", p.done, std::to_string(p.total).size(), p.total, printable_id(s.student, 40),
                        score_text(s.score), score_text(s.max_score), detail,
                        p.reused ? "" : fmt::format("  ({:.1f} s)", s.seconds));
         }
@@ -99,7 +100,12 @@ void print_report(const GradeReport& r, const fs::path& out, Lang lang) {
                tr(lang, "unchanged", "未改动"),
                r.bad_submissions ? fmt::format(", {} {}", r.bad_submissions, tr(lang, "unreadable", "无法读取")) : "",
                tr(lang, "in", "用时"), r.wall_seconds, tr(lang, "gradebook:", "成绩表："), (out / "gradebook.csv").string());
-    if (r.grader_faults)
+    if (r.repeated_grader_faults)
+        fmt::print(stderr, "{}\n", tr(lang, "blockcheck: the grader failed again where it failed on the run before (see summary.txt); "
+                                             "those parts are no longer credited: the grader or the machine needs fixing",
+                                       "blockcheck：评分程序在上次出错的地方再次出错（见 summary.txt）；这些部分不再记分："
+                                       "需要修复评分程序或机器"));
+    else if (r.grader_faults)
         fmt::print(stderr, "{}\n", tr(lang, "blockcheck: the grader failed on some programs (see summary.txt); run again to grade them",
                                        "blockcheck：评分程序在部分程序上出错（见 summary.txt）；再运行一次即可重新评分"));
 }
@@ -108,10 +114,10 @@ int grade(const Context& context, const GradeOptions& o) {
     const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
     if (o.dirs.empty()) throw InputFileError("grade: give the folders of submissions (blockcheck grade DIR... --out DIR)");
     GradeSettings settings = settings_from(context, o);
-    std::vector<std::string> ignored;
-    std::vector<Submission> all = find_submissions(std::vector<fs::path>(o.dirs.begin(), o.dirs.end()), &ignored);
-    for (const std::string& file : ignored)
-        fmt::print(stderr, "blockcheck: {} {}\n", tr(context.lang, "not a submission (ignored):", "不是提交（已忽略）："), file);
+    std::vector<Submission> all = find_submissions(std::vector<fs::path>(o.dirs.begin(), o.dirs.end()), &settings.ignored);
+    for (const IgnoredEntry& entry : settings.ignored)
+        fmt::print(stderr, "blockcheck: {} {}: {}\n", tr(context.lang, "not a submission (ignored):", "不是提交（已忽略）："),
+                   printable_id(entry.path), entry.reason.in(context.lang));
     std::vector<Submission> chosen;
     for (Submission& s : all)
         if (!settings.shard || in_shard(s.student, *settings.shard)) chosen.push_back(std::move(s));
@@ -180,7 +186,7 @@ int gradescope(const Context& context, const GradeOptions& o) {
     const StudentRecord& s = report.students.front();
     fs::create_directories(results.parent_path());
     write_file_atomically(results, dump_json(gradescope_json(s)));
-    fmt::print("{}: {}/{} {}; {}\n", s.student, score_text(s.score), score_text(s.max_score),
+    fmt::print("{}: {}/{} {}; {}\n", printable_id(s.student), score_text(s.score), score_text(s.max_score),
                tr(context.lang, "points", "分"), results.string());
     return 0;
 }

@@ -33,6 +33,8 @@ struct ExerciseRecord {
     std::vector<std::string> issues;         // output lines that were not answers
     double compile_seconds = 0, run_seconds = 0;
     bool compile_cached = false;             // the binary (or the compile error) came from the cache
+    bool fault_repeated = false;             // the grader failed here on the run before too, with the same
+                                             // key: reported, and its parts no longer credited
     std::vector<PartRecord> parts;
 
     bool has_grader_fault() const;
@@ -50,6 +52,13 @@ struct StudentRecord {
     std::vector<ExerciseRecord> exercises;
 
     bool has_grader_fault() const;
+    bool has_repeated_grader_fault() const;
+};
+
+// An entry of a submissions folder that was not graded, and why ("a hidden name", "a link", ...).
+struct IgnoredEntry {
+    std::string path;
+    Text reason;
 };
 
 // results/<student>.json and back. from_json throws std::runtime_error for a record that is
@@ -75,8 +84,9 @@ std::string junit_xml(const std::vector<StudentRecord>& students);
 nlohmann::ordered_json gradescope_json(const StudentRecord& student);
 
 // The class table: per-exercise mean, full marks and a histogram, the total, verdict counts,
-// unreadable submissions and grader faults.
-std::string summary_text(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students);
+// unreadable submissions, grader faults (once, and repeated) and the entries that were ignored.
+std::string summary_text(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students,
+                         const std::vector<IgnoredEntry>& ignored = {});
 
 // Text made safe for XML 1.0: invalid UTF-8 becomes U+FFFD, control characters other than tab,
 // newline and carriage return are dropped, and & < > " ' are escaped; in attributes newlines,

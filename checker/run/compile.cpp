@@ -212,10 +212,10 @@ InFlight& in_flight() {
 std::optional<CompileResult> cached_result(const fs::path& cache_dir, const std::string& key) {
     const fs::path binary = cache_dir / key;
     if (::access(binary.c_str(), X_OK) == 0) {
-        CompileResult result{true, binary, read_bytes(cache_dir / (key + ".log")).value_or(""), true};
-        return result;
+        return CompileResult{CompileStatus::compiled, binary, read_bytes(cache_dir / (key + ".log")).value_or(""), true};
     }
-    if (auto diagnostics = read_bytes(cache_dir / (key + ".fail"))) return CompileResult{false, {}, *diagnostics, true};
+    if (auto diagnostics = read_bytes(cache_dir / (key + ".fail")))  // only the compiler's own rejections are cached
+        return CompileResult{CompileStatus::rejected, {}, *diagnostics, true};
     return std::nullopt;
 }
 
@@ -252,7 +252,8 @@ std::string describe_limit_stop(const RunResult& run, const Limits& limits) {
     return {};
 }
 
-// The compiler gave up for lack of memory: not the program's fault under other limits, so not cached.
+// The compiler seems to have given up for lack of memory (its messages say so, and a program can
+// forge them): not cached, and judged by the known-good probe like any other limit stop.
 bool out_of_memory(const RunResult& run) {
     return run.err.find("virtual memory exhausted") != std::string::npos ||
            run.err.find("out of memory allocating") != std::string::npos ||
@@ -315,6 +316,18 @@ fs::path precompiled_headers(const fs::path& include_dir, const fs::path& cache_
     return fs::is_directory(dir, ec) ? dir : fs::path{};
 }
 
+// A program that compiles anywhere, compiled in `dir` with `argv` (the flags, without a source)
+// under the same limits and sandbox: when it fails too, the compiler or its limits are at fault,
+// not the student's program. Probed every time (a compiler can vanish or break mid-run), which
+// costs one tiny compile per failure that is not cached yet.
+bool probe_compiles(std::vector<std::string> argv, const fs::path& dir, const Limits& limits, const Sandbox* sandbox) {
+    constexpr const char* probe = "blockcheck-probe.cpp";
+    write_atomically(dir / probe, "#include <cstdio>\nint main() { std::puts(\"ok\"); }\n");
+    argv.insert(argv.end(), {probe, "-o", "blockcheck-probe.out"});
+    const RunResult run = run_process(argv, {}, limits, dir, sandbox);
+    return run.status == RunStatus::exited && run.exit_code == 0;
+}
+
 // Runs g++ in a private folder holding a copy of the source; stores the outcome in the cache.
 CompileResult build(const fs::path& source, std::string_view source_text, const fs::path& include_dir,
                     const fs::path& cache_dir, const std::string& key, const std::string& version,
@@ -333,25 +346,34 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
     }
     if (!include_dir.empty()) argv.push_back("-I" + include_dir.string());
     if (fs::is_directory(include_dir)) sandbox.readonly_dirs.push_back(include_dir);
+    const std::vector<std::string> argv_prefix = argv;
     argv.insert(argv.end(), {name, "-o", binary_name});
-    RunResult run = run_process(argv, {}, limits, dir.path, Sandbox::available() ? &sandbox : nullptr);
+    const Sandbox* jail = Sandbox::available() ? &sandbox : nullptr;
+    RunResult run = run_process(argv, {}, limits, dir.path, jail);
     std::string diagnostics = trim_diagnostics(shorten_paths(run.err, include_dir, dir.path));
 
+    if (run.status == RunStatus::failed_to_start)
+        return {CompileStatus::grader_fault, {}, describe_limit_stop(run, limits)};
     const bool finished = run.status == RunStatus::exited && !out_of_memory(run);
     if (!finished) {
-        std::string reason = describe_limit_stop(run, limits);
-        return {false, {}, diagnostics.empty() ? reason : reason + "\n" + diagnostics};
+        const std::string reason = describe_limit_stop(run, limits);
+        const CompileStatus whose =
+            probe_compiles(argv_prefix, dir.path, limits, jail) ? CompileStatus::rejected : CompileStatus::grader_fault;
+        return {whose, {}, diagnostics.empty() ? reason : reason + "\n" + diagnostics};
     }
     if (run.exit_code != 0) {
         if (diagnostics.empty()) diagnostics = "g++ failed with exit code " + std::to_string(run.exit_code);
+        if (!probe_compiles(argv_prefix, dir.path, limits, jail))
+            return {CompileStatus::grader_fault, {}, "the compiler fails on a known-good program too\n" + diagnostics};
         write_atomically(cache_dir / (key + ".fail"), diagnostics);
-        return {false, {}, diagnostics};
+        return {CompileStatus::rejected, {}, diagnostics};
     }
     write_atomically(cache_dir / (key + ".log"), diagnostics);
     std::error_code ec;
     fs::rename(dir.path / binary_name, cache_dir / key, ec);  // atomic: the binary appears whole
-    if (ec) return {false, {}, "cannot store the binary in '" + cache_dir.string() + "': " + ec.message()};
-    return {true, cache_dir / key, diagnostics};
+    if (ec)
+        return {CompileStatus::grader_fault, {}, "cannot store the binary in '" + cache_dir.string() + "': " + ec.message()};
+    return {CompileStatus::compiled, cache_dir / key, diagnostics};
 }
 
 }  // namespace
@@ -364,11 +386,12 @@ CompileResult compile_program(const fs::path& source, const fs::path& include_di
         return result;
     };
     const auto source_text = read_bytes(source);
-    if (!source_text) return finish({false, {}, "cannot read source file '" + source.string() + "'"});
+    if (!source_text)  // its mode or kind is the submission's doing
+        return finish({CompileStatus::rejected, {}, "cannot read source file '" + source.string() + "'"});
     std::error_code ec;
     fs::create_directories(cache_dir, ec);
     if (!fs::is_directory(cache_dir, ec))
-        return finish({false, {}, "cannot create cache folder '" + cache_dir.string() + "'"});
+        return finish({CompileStatus::grader_fault, {}, "cannot create cache folder '" + cache_dir.string() + "'"});
     const fs::path cache = fs::absolute(cache_dir).lexically_normal();
     const fs::path includes = include_dir.empty() ? fs::path{} : fs::absolute(include_dir).lexically_normal();
 
@@ -380,7 +403,7 @@ CompileResult compile_program(const fs::path& source, const fs::path& include_di
     try {
         return finish(build(source, *source_text, includes, cache, key, version, limits));
     } catch (const std::exception& error) {
-        return finish({false, {}, std::string("cannot compile '") + source.string() + "': " + error.what()});
+        return finish({CompileStatus::grader_fault, {}, std::string("cannot compile '") + source.string() + "': " + error.what()});
     }
 }
 

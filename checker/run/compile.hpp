@@ -10,12 +10,24 @@
 
 namespace blockcheck {
 
+// Whose doing a compile's outcome is. Decided only from facts a program cannot write (how the
+// compiler process ended, whether a known-good program compiles under the same limits, whether
+// the cache could be written), never from the compiler's messages, which quote the source.
+enum class CompileStatus {
+    compiled,      // the binary is ready
+    rejected,      // the program's: the compiler's errors, or a limit a known-good program stays within
+    grader_fault,  // the grader's: the compiler could not start, a known-good program was stopped by
+                   // the same limits, or the build folder or the cache could not be written
+};
+
 struct CompileResult {
-    bool ok = false;
-    std::filesystem::path binary;  // in the cache folder, when ok
-    std::string diagnostics;       // trimmed compiler messages (warnings when ok), or why it could not compile
+    CompileStatus status = CompileStatus::rejected;
+    std::filesystem::path binary;  // in the cache folder, when compiled
+    std::string diagnostics;       // trimmed compiler messages (warnings when compiled), or why it could not compile
     bool cached = false;           // answered from the cache, the compiler did not run
     double seconds = 0;            // spent in compile_program
+
+    bool ok() const { return status == CompileStatus::compiled; }
 };
 
 // The compiler's limits: a template bomb must not stall (wall 30 s, memory 2 GiB).
@@ -28,7 +40,8 @@ Limits compiler_limits();
 // first, so nothing else next to it is visible; with bubblewrap available the compiler also runs
 // sandboxed (it sees /usr, include_dir and that folder only). Writes atomically (temp name then
 // rename), so concurrent or interrupted runs never leave a half-written binary; in one process,
-// identical concurrent requests compile once. A compile stopped by a limit is not cached.
+// identical concurrent requests compile once. A compile stopped by a limit is not cached; it is
+// the program's doing when a known-good program compiles under the same limits, else the grader's.
 CompileResult compile_program(const std::filesystem::path& source, const std::filesystem::path& include_dir,
                               const std::filesystem::path& cache_dir, const Limits& limits = compiler_limits());
 

@@ -49,7 +49,7 @@ const std::map<std::string, CompileResult>& hostile_binaries() {
 // The binary of tests/hostile/<name>.cpp.
 fs::path hostile(const std::string& name) {
     const CompileResult& compiled = hostile_binaries().at(name);
-    REQUIRE_MESSAGE(compiled.ok, compiled.diagnostics);
+    REQUIRE_MESSAGE(compiled.ok(), compiled.diagnostics);
     return compiled.binary;
 }
 

@@ -1,0 +1,36 @@
+// Fuzz target: the comparison of a given answer with a reference value. The input is
+//   <kind byte><digits byte><reveal byte><reference value text>\n<program output>
+// so that any reference the protocol can express (empty lists included) meets any answer.
+#include "checker/exercise/answer_compare.hpp"
+#include "checker/exercise/protocol.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using namespace blockcheck;
+    if (size < 3) return 0;
+    constexpr AnswerKind kinds[] = {AnswerKind::number, AnswerKind::integer, AnswerKind::vector,
+                                    AnswerKind::matrix, AnswerKind::boolean, AnswerKind::choice};
+    AnswerSpec spec;
+    spec.name = "x";
+    spec.kind = kinds[data[0] % 6];
+    spec.digits = data[1] % 41;
+    const CompareOptions options{(data[2] & 1) != 0};
+    std::string_view rest(reinterpret_cast<const char*>(data + 3), size - 3);
+    const auto newline = rest.find('\n');
+    const std::string_view reference = rest.substr(0, newline);
+    const std::string_view output = newline == std::string_view::npos ? std::string_view{} : rest.substr(newline + 1);
+    Value expected;
+    try {
+        expected = to_value(parse_reading(reference));
+    } catch (const ProtocolError&) {
+        return 0;  // not a value: there is no reference to compare with
+    }
+    const ProgramOutput parsed = parse_program_output(output);
+    const auto given = parsed.answers.find("x");
+    grade_part(spec, given == parsed.answers.end() ? nullptr : &given->second, expected, options);
+    for (const ProtocolIssue& issue : parsed.issues) unparseable_part(spec, issue);
+    return 0;
+}
