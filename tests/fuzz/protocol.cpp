@@ -10,8 +10,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     const ProgramOutput output = parse_program_output(text);  // documented: never throws
     for (const auto& [name, line] : output.answers) {
-        const Value value = to_value(line.value);
-        format_value(value, 20);
+        try {
+            format_value(to_value(line.value), 20);
+        } catch (const ProtocolError&) {
+            // nan or inf given where a value is converted: refused by name, expected
+        }
     }
     try {
         parse_reading(text);
