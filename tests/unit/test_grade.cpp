@@ -82,6 +82,23 @@ const ExerciseRecord& exercise(const StudentRecord& s, const std::string& id) {
     throw std::logic_error("unreachable");
 }
 
+// Grades `all` as `count` shards into <dir>/shard1, <dir>/shard2, ...; returns those folders.
+std::vector<fs::path> grade_in_shards(const ExerciseSet& set, const std::vector<Submission>& all, const GradeSettings& settings,
+                                      const fs::path& dir, unsigned count) {
+    std::vector<fs::path> outs;
+    for (unsigned k = 1; k <= count; ++k) {
+        GradeSettings s = settings;
+        s.out = dir / ("shard" + std::to_string(k));
+        s.shard = Shard{k, count};
+        std::vector<Submission> mine;
+        for (const Submission& sub : all)
+            if (in_shard(sub.student, *s.shard)) mine.push_back(sub);
+        grade_submissions(set, mine, s);
+        outs.push_back(s.out);
+    }
+    return outs;
+}
+
 // Prints the book's answers to swiglu_ffn_2d whatever the inputs: right on the book's inputs only.
 const std::string book_constants = R"(#include <cstdio>
 int main() {
@@ -254,17 +271,7 @@ TEST_CASE("grade: shards merged give the same class files as one run") {
     GradeSettings whole = settings_for(dir.path / "whole");
     whole.variants = true;
     grade_submissions(set, all, whole);
-    std::vector<fs::path> outs;
-    for (unsigned k = 1; k <= 3; ++k) {
-        GradeSettings s = whole;
-        s.out = dir.path / ("shard" + std::to_string(k));
-        s.shard = Shard{k, 3};
-        std::vector<Submission> mine;
-        for (const Submission& sub : all)
-            if (in_shard(sub.student, *s.shard)) mine.push_back(sub);
-        grade_submissions(set, mine, s);
-        outs.push_back(s.out);
-    }
+    const std::vector<fs::path> outs = grade_in_shards(set, all, whole, dir.path, 3);
     std::vector<std::string> warnings;
     const auto merged = merge_outputs(outs, dir.path / "merged", set, &warnings);
     CHECK(warnings.empty());
@@ -375,18 +382,7 @@ TEST_CASE("grade: long, invalid-UTF-8, multi-line and formula ids grade like eve
     CHECK(second.reused == ids.size());
 
     // Shards merge, whatever the ids.
-    std::vector<fs::path> outs;
-    for (unsigned k = 1; k <= 2; ++k) {
-        GradeSettings s = settings;
-        s.out = dir.path / ("shard" + std::to_string(k));
-        s.shard = Shard{k, 2};
-        std::vector<Submission> mine;
-        for (const Submission& sub : submissions)
-            if (in_shard(sub.student, *s.shard)) mine.push_back(sub);
-        grade_submissions(set, mine, s);
-        outs.push_back(s.out);
-    }
-    const auto merged = merge_outputs(outs, dir.path / "merged", set);
+    const auto merged = merge_outputs(grade_in_shards(set, submissions, settings, dir.path, 2), dir.path / "merged", set);
     CHECK(merged.size() == ids.size());
     CHECK(read(dir.path / "merged/gradebook.csv") == read(dir.path / "out/gradebook.csv"));
 }

@@ -57,7 +57,7 @@ TEST_CASE("student ids: printed with control characters and bad bytes escaped") 
 }
 
 TEST_CASE("student ids: the exact bytes survive the results file, invalid UTF-8 included") {
-    for (const std::string id : {std::string("ada"), std::string("bad\xff\xfe"), std::string("a\nb"), std::string(240, 'z')}) {
+    for (const std::string& id : {std::string("ada"), std::string("bad\xff\xfe"), std::string("a\nb"), std::string(240, 'z')}) {
         nlohmann::ordered_json json;
         put_student_id(json, id);
         const std::string text = json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
