@@ -35,7 +35,8 @@
 // Doubles are printed with 17 significant digits ("%.16e"), so the exact double comes back
 // when the line is read; you never need to round an answer yourself.
 //
-// Plain C++17 and only C headers underneath: it compiles in a blink.
+// Plain C++17 over a handful of standard headers (the C library's, <string> and <vector>):
+// it compiles in a blink.
 #ifndef BLOCKCHECK_STUDENT_HEADER
 #define BLOCKCHECK_STUDENT_HEADER
 

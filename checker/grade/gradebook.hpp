@@ -88,10 +88,6 @@ std::string csv_field(std::string_view text);
 // Reads a CSV file's rows (RFC 4180); used to read gradebooks back.
 std::vector<std::vector<std::string>> parse_csv(std::string_view text);
 
-// Writes `content` to `file` through a temporary name in the same folder and a rename, so a
-// reader sees the old file or the new one, never a part.
-void write_file_atomically(const std::filesystem::path& file, std::string_view content);
-
 // JSON text that never throws on invalid UTF-8 (it is replaced).
 std::string dump_json(const nlohmann::ordered_json& json, int indent = 2);
 
