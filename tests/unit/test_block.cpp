@@ -253,3 +253,38 @@ TEST_CASE("double against 50 digits on the modern configuration, in double epsil
     MESSAGE("worst error of double: ", worst, " epsilons");
     CHECK(worst < 1e4);
 }
+
+TEST_CASE("the block's trace carries what its readers use: each head's weights and both projections") {
+    const BlockConfig<double> c = small_config<double>(4, 2, 4);
+    const BlockWeights<double> w = seeded_weights(c, 41);
+    const Matrix<double> x = SeededDyadic(43).matrix<double>(3, 12, 40);
+    Trace<double> trace;
+    const Matrix<double> y = block_forward(c, w, x, 7, &trace);
+    // N Q K V Q_rotated K_rotated, 4 heads' weights, heads attention_output R M gate up hidden down output
+    CHECK(trace.size() == 19);
+    CHECK(max_relative_difference(trace.at("output"), y) == 0.0);
+    CHECK(max_relative_difference(trace.at("attention_output"), matmul(trace.at("heads"), w.o)) == 0.0);
+    CHECK(max_relative_difference(trace.at("down"), matmul(trace.at("hidden"), w.down)) == 0.0);
+    CHECK(max_relative_difference(add(trace.at("R"), trace.at("down")), y) == 0.0);  // Y = R + FFN(M)
+    for (std::size_t h = 0; h < 4; ++h) {
+        const Matrix<double>& weights = trace.at("attention_weights/" + std::to_string(h));  // [T, T]
+        REQUIRE(weights.rows == 3);
+        REQUIRE(weights.cols == 3);
+        for (std::size_t t = 0; t < 3; ++t) {
+            double sum = 0;
+            for (std::size_t j = 0; j < 3; ++j) sum += weights(t, j);
+            CHECK(sum == doctest::Approx(1.0).epsilon(1e-14));
+            for (std::size_t j = t + 1; j < 3; ++j) CHECK(weights(t, j) == 0.0);
+        }
+    }
+    CHECK_THROWS_WITH_AS(trace.at("attention_weights/4"), "the block's trace has no attention_weights/4", std::logic_error);
+}
+
+TEST_CASE("record hands back the value it records, and records nothing without a trace") {
+    const Matrix<double> m = SeededDyadic(5).matrix<double>(2, 3, 40);
+    Trace<double> trace;
+    CHECK(max_relative_difference(record(&trace, "m", m), m) == 0.0);
+    CHECK(max_relative_difference(trace.at("m"), m) == 0.0);
+    CHECK(max_relative_difference(record<double>(nullptr, "m", m), m) == 0.0);
+    CHECK(trace.size() == 1);
+}
