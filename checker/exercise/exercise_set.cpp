@@ -14,45 +14,27 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-const Json& required(const Json& object, const std::string& key, const std::string& where) {
-    auto it = object.find(key);
-    if (it == object.end()) throw InputFileError(where + ": missing field \"" + key + "\"");
-    return *it;
-}
-
-std::string text_field(const Json& object, const std::string& key, const std::string& where) {
-    const Json& value = required(object, key, where);
-    if (!value.is_string()) throw InputFileError(where + "." + key + ": expected a string");
-    return value.get<std::string>();
-}
-
-Text bilingual(const Json& object, const std::string& key, const std::string& where) {
-    const Json& value = required(object, key, where);
-    if (!value.is_object()) throw InputFileError(where + "." + key + ": expected {\"en\": ..., \"zh\": ...}");
-    return {text_field(value, "en", where + "." + key), text_field(value, "zh", where + "." + key)};
-}
-
 const Json& list_field(const Json& object, const std::string& key, const std::string& where) {
-    const Json& value = required(object, key, where);
-    if (!value.is_array()) throw InputFileError(where + "." + key + ": expected a list");
+    const Json& value = required_field(object, key, where);
+    if (!value.is_array()) throw InputFileError(field_path(where, key) + ": expected a list, got " + json_shown(value));
     return value;
 }
 
 AnswerSpec read_answer(const Json& json, const std::string& where, std::vector<std::string>& options) {
-    if (!json.is_object()) throw InputFileError(where + ": expected an object");
+    if (!json.is_object()) throw InputFileError(where + ": expected an object, got " + json_shown(json));
     AnswerSpec spec;
-    spec.name = text_field(json, "name", where);
-    const std::string kind = text_field(json, "kind", where);
+    spec.name = string_field(json, "name", where);
+    const std::string kind = string_field(json, "kind", where);
     auto parsed = answer_kind_from_name(kind);
-    if (!parsed) throw InputFileError(where + ".kind: unknown kind \"" + kind + "\"");
+    if (!parsed) throw InputFileError(field_path(where, "kind") + ": unknown kind \"" + kind + "\"");
     spec.kind = *parsed;
-    spec.points = json.contains("points") ? static_cast<double>(whole_number(json["points"], where + ".points", 1, 1000)) : 1.0;
-    spec.digits = json.contains("digits") ? static_cast<int>(whole_number(json["digits"], where + ".digits", 0, 40)) : 6;
-    if (json.contains("explain")) spec.explain = bilingual(json, "explain", where);
+    spec.points = json.contains("points") ? static_cast<double>(whole_number(json["points"], field_path(where, "points"), 1, 1000)) : 1.0;
+    spec.digits = json.contains("digits") ? static_cast<int>(whole_number(json["digits"], field_path(where, "digits"), 0, 40)) : 6;
+    if (json.contains("explain")) spec.explain = text_field(json, "explain", where);
     if (json.contains("options")) {
         const Json& list = json["options"];
         if (!list.is_array() || list.empty() || !std::all_of(list.begin(), list.end(), [](const Json& o) { return o.is_string(); }))
-            throw InputFileError(where + ".options: expected a list of option names");
+            throw InputFileError(field_path(where, "options") + ": expected a list of option names, got " + json_shown(list));
         options = list.get<std::vector<std::string>>();
     }
     return spec;
@@ -64,58 +46,57 @@ Exercise read_fields(const Json& json, const std::filesystem::path& file, const 
 // comparison) meets a value it cannot handle.
 Exercise read_exercise(const std::filesystem::path& file) {
     const Json json = read_json_exact(file);
-    const std::string where = file.filename().string();
-    if (!json.is_object()) throw InputFileError(where + ": expected an object");
+    const std::string where = file.filename().string() + ":";
     try {
         return read_fields(json, file, where);
-    } catch (const Json::exception& e) {  // a shape the checks above did not foresee
-        throw InputFileError(where + ": " + e.what());
+    } catch (const Json::exception& e) {  // a shape the checks did not foresee
+        throw InputFileError(where + " " + e.what());
     }
 }
 
 Exercise read_fields(const Json& json, const std::filesystem::path& file, const std::string& where) {
     Exercise e;
     e.file = file;
-    e.id = text_field(json, "id", where);
+    e.id = string_field(json, "id", where);
     if (e.id + ".json" != file.filename().string())
-        throw InputFileError(where + ".id: \"" + e.id + "\" does not match the file name");
-    e.chapter = text_field(json, "chapter", where);
-    e.kind = text_field(json, "kind", where);
+        throw InputFileError(field_path(where, "id") + ": \"" + e.id + "\" does not match the file name");
+    e.chapter = string_field(json, "chapter", where);
+    e.kind = string_field(json, "kind", where);
     if (e.kind != "exercise" && e.kind != "worked-example")
-        throw InputFileError(where + ".kind: expected \"exercise\" or \"worked-example\"");
-    if (json.contains("section")) e.section = text_field(json, "section", where);
-    if (json.contains("order")) e.order = static_cast<int>(whole_number(json["order"], where + ".order", -1000000, 1000000));
-    e.title = bilingual(json, "title", where);
-    e.prompt = bilingual(json, "prompt", where);
-    e.source = text_field(json, "source", where);
-    const Json& inputs = required(json, "inputs", where);
-    if (!inputs.is_object()) throw InputFileError(where + ".inputs: expected {\"name\": \"value\", ...}");
+        throw InputFileError(field_path(where, "kind") + ": expected \"exercise\" or \"worked-example\"");
+    e.section = optional_string_field(json, "section", where);
+    if (json.contains("order")) e.order = static_cast<int>(whole_number(json["order"], field_path(where, "order"), -1000000, 1000000));
+    e.title = text_field(json, "title", where);
+    e.prompt = text_field(json, "prompt", where);
+    e.source = string_field(json, "source", where);
+    const Json& inputs = required_field(json, "inputs", where);
+    if (!inputs.is_object()) throw InputFileError(field_path(where, "inputs") + ": expected {\"name\": \"value\", ...}, got " + json_shown(inputs));
     for (auto& [name, value] : inputs.items()) {
-        if (!value.is_string()) throw InputFileError(where + ".inputs." + name + ": expected protocol text");
+        if (!value.is_string()) throw InputFileError(field_path(where, "inputs") + "." + name + ": expected protocol text, got " + json_shown(value));
         try {
             parse_reading(value.get<std::string>());
         } catch (const ProtocolError& error) {
-            throw InputFileError(where + ".inputs." + name + ": " + error.what());
+            throw InputFileError(field_path(where, "inputs") + "." + name + ": " + error.what());
         }
         e.inputs.emplace_back(name, value.get<std::string>());
     }
     e.variants = json.contains("variants") ? json["variants"] : Json::object();
-    if (!e.variants.is_object()) throw InputFileError(where + ".variants: expected {\"input\": {\"kind\": ...}, ...}");
+    if (!e.variants.is_object())
+        throw InputFileError(field_path(where, "variants") + ": expected {\"input\": {\"kind\": ...}, ...}, got " + json_shown(e.variants));
     for (auto& [name, spec] : e.variants.items())
         if (std::none_of(e.inputs.begin(), e.inputs.end(), [&](auto& input) { return input.first == name; }))
-            throw InputFileError(where + ".variants." + name + ": no input of that name");
+            throw InputFileError(field_path(where, "variants") + "." + name + ": no input of that name");
     const Json& answers = list_field(json, "answers", where);
-    if (answers.empty()) throw InputFileError(where + ".answers: expected at least one answer");
+    if (answers.empty()) throw InputFileError(field_path(where, "answers") + ": expected at least one answer");
     for (std::size_t i = 0; i < answers.size(); ++i) {
         std::vector<std::string> options;
-        e.answers.push_back(read_answer(answers[i], fmt::format("{}.answers[{}]", where, i), options));
+        e.answers.push_back(read_answer(answers[i], field_path(where, fmt::format("answers[{}]", i)), options));
         if (!options.empty()) e.options[e.answers.back().name] = options;
     }
     if (json.contains("hints"))
         for (std::size_t i = 0; i < list_field(json, "hints", where).size(); ++i)
-            e.hints.push_back({text_field(json["hints"][i], "en", fmt::format("{}.hints[{}]", where, i)),
-                               text_field(json["hints"][i], "zh", fmt::format("{}.hints[{}]", where, i))});
-    if (!reference_solutions().count(e.id)) throw InputFileError(where + ": no reference solution for \"" + e.id + "\"");
+            e.hints.push_back(text_of(json["hints"][i], field_path(where, fmt::format("hints[{}]", i))));
+    if (!reference_solutions().count(e.id)) throw InputFileError(where + " no reference solution for \"" + e.id + "\"");
     variant_inputs(e, 0);  // every range is checked (bounds, steps, lengths) by drawing from it once
     return e;
 }
@@ -185,9 +166,9 @@ ExerciseSet ExerciseSet::only_chapters(const std::vector<std::string>& chapters)
 
 void ExerciseSet::read_chapter(const std::filesystem::path& file) {
     const Json json = read_json_exact(file);
-    const std::string where = file.string();
-    Chapter chapter{bilingual(json, "title", where), json.value("order", 0)};
-    chapters_[text_field(json, "chapter", where)] = chapter;
+    const std::string where = file.string() + ":";
+    Chapter chapter{text_field(json, "title", where), json.value("order", 0)};
+    chapters_[string_field(json, "chapter", where)] = chapter;
 }
 
 const Text& ExerciseSet::chapter_title(const std::string& chapter) const { return chapters_.at(chapter).title; }
