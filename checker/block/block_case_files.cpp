@@ -135,6 +135,7 @@ Json hf_rope_scaling(const Json& scaling) {
     s.erase("type");
     s["rope_type"] = type;
     for (auto& [key, value] : s.items()) {
+        if (key == "rope_type") continue;
         if (value.is_string()) value = std::stod(value.get<std::string>());
         if (value.is_array())
             for (Json& x : value)

@@ -112,7 +112,7 @@ void print_verdict(const StageErrors& s, DType dtype, Lang lang) {
 
 void print_stages(const std::vector<StageErrors>& stages, DType dtype, Lang lang) {
     fmt::print("{}\n", tr(lang, "stages, in the order the block computes them:", "各阶段（按计算顺序）："));
-    fmt::print("  {:<10} {:>12} {:>12} {:>10} {:>12}  {}\n", tr(lang, "stage", "阶段"), "max|err|/max|ref|", "||err||_F/||ref||_F",
+    fmt::print("  {:<10} {:>17} {:>19} {:>10} {:>12}  {}\n", tr(lang, "stage", "阶段"), "max|err|/max|ref|", "||err||_F/||ref||_F",
                "eps", "rtol", "");
     for (const StageErrors& s : stages)
         fmt::print("  {:<10} {:>17.3e} {:>19.3e} {:>10.3g} {:>12.3g}  {}\n", s.name, s.normwise, s.frobenius,

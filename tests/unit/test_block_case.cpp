@@ -128,8 +128,8 @@ TEST_CASE("the block refuses positions that would overflow") {
 TEST_CASE("rope_scaling reads as Hugging Face writes it, and the old spellings keep working") {
     Json j = modern_case();
     SUBCASE("rope_type llama3") {
-        j["config"]["rope_scaling"] = Json::parse(R"({"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
-            "high_freq_factor": 4.0, "original_max_position_embeddings": 8192})");
+        j["config"]["rope_scaling"] = parse_json_exact(R"({"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+            "high_freq_factor": 4.0, "original_max_position_embeddings": 8192})", "t");
         const auto c = read_block_case<Real50>(j, "x").config;
         CHECK(c.rope_scaling.type == RopeScalingType::llama3);
         CHECK(c.rope_scaling.original_context == 8192);

@@ -92,7 +92,8 @@ TEST_CASE_TEMPLATE("YaRN keeps pairs up to the ramp's low end and divides those 
                 const Rope<T> plain = make_rope(theta, d, RopeScaling<T>{}, RopeLayout::half);
                 const Rope<T> yarn = make_rope(theta, d, sc, RopeLayout::half);
                 for (std::size_t i = 0; i < d / 2; ++i) {
-                    const T f = plain.inverse_frequencies[i], g = yarn.inverse_frequencies[i], index(long(i));
+                    const T f = plain.inverse_frequencies[i], g = yarn.inverse_frequencies[i];
+                    const T index = T(static_cast<long>(i));
                     if (index <= low) {
                         CHECK(g == f);
                             ++kept;
