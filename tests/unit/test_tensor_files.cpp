@@ -24,6 +24,13 @@ void write(const std::filesystem::path& file, const std::string& bytes) {
     std::ofstream(file, std::ios::binary) << bytes;
 }
 
+// A safetensors file: the header's length (under 256 here), the header, `data` zero bytes.
+std::string safetensors_bytes(const std::string& header, std::size_t data) {
+    std::string bytes(8, '\0');
+    bytes[0] = static_cast<char>(header.size());
+    return bytes + header + std::string(data, '\0');
+}
+
 }  // namespace
 
 TEST_CASE(".npy round-trips float64 and float32 exactly") {
@@ -68,17 +75,12 @@ TEST_CASE("crafted tensor files are refused naming the file") {
         CHECK_THROWS_WITH(read_safetensors(file), doctest::Contains("does not fit the file"));
     }
     SUBCASE("a shape asking for more than the data") {
-        const std::string header = R"({"output":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,16]}})";
-        std::string bytes(8, '\0');
-        bytes[0] = static_cast<char>(header.size());
-        write(file, bytes + header + std::string(16, '\0'));
+        write(file, safetensors_bytes(
+                        R"({"output":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,16]}})", 16));
         CHECK_THROWS_WITH(read_safetensors(file), doctest::Contains("output"));
     }
     SUBCASE("offsets outside the data") {
-        const std::string header = R"({"output":{"dtype":"F32","shape":[2],"data_offsets":[0,800]}})";
-        std::string bytes(8, '\0');
-        bytes[0] = static_cast<char>(header.size());
-        write(file, bytes + header + std::string(8, '\0'));
+        write(file, safetensors_bytes(R"({"output":{"dtype":"F32","shape":[2],"data_offsets":[0,800]}})", 8));
         CHECK_THROWS_WITH(read_safetensors(file), doctest::Contains("outside the 8 bytes of data"));
     }
     SUBCASE("a .npy header promising 2^60 elements") {
