@@ -12,10 +12,12 @@ std::size_t stage_depth(const std::string& stage, const BlockConfig<Real50>& c, 
     if (stage == "Q" || stage == "K" || stage == "V") return projected;
     if (stage == "Q_rotated" || stage == "K_rotated") return rotated;
     if (stage == "heads") return heads;
+    if (stage == "attention_output") return residual - 1;
     if (stage == "R") return residual;
     if (stage == "M") return m;
     if (stage == "gate" || stage == "up") return gate;
     if (stage == "hidden") return gate + 1;
+    if (stage == "down") return gate + 1 + F;
     if (stage == "output") return gate + 1 + F + 1;
     return scores;  // attention weights and anything else recorded inside attention
 }
