@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
     add_grade_command(app, context);
     add_forward_command(app, context);
     add_compare_command(app, context);
+    add_case_command(app, context);
     add_bench_command(app, context);
     add_rerun_command(app, context);
     add_verify_command(app, context);

@@ -20,6 +20,7 @@ struct Context {
 
 void add_forward_command(CLI::App& app, Context& context);
 void add_compare_command(CLI::App& app, Context& context);
+void add_case_command(CLI::App& app, Context& context);
 void add_bench_command(CLI::App& app, Context& context);
 void add_rerun_command(CLI::App& app, Context& context);
 void add_verify_command(CLI::App& app, Context& context);

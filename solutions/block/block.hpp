@@ -7,6 +7,7 @@
 #include "norms.hpp"
 #include "rope.hpp"
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -29,7 +30,10 @@ struct BlockConfig {
     bool pre_norm = true;             // normalise each sublayer's input (false: its output)
 
     HeadLayout heads() const { return {query_heads, kv_heads, head_dim}; }
-    Rope<T> rope() const { return make_rope(rope_theta, head_dim, rope_scaling, rope_layout); }
+    // The frequency plan for a forward whose last position is sequence_length - 1.
+    Rope<T> rope(std::size_t sequence_length = 0) const {
+        return make_rope(rope_theta, head_dim, rope_scaling, rope_layout, sequence_length);
+    }
 };
 
 // The weights of one block, stored [in, out] as the chapter writes them (y = x W).
@@ -85,7 +89,9 @@ Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T>
     Matrix<T> q = record(trace, "Q", matmul(n, w.q));
     Matrix<T> k = record(trace, "K", matmul(n, w.k));
     const Matrix<T> v = record(trace, "V", matmul(n, w.v));
-    const Rope<T> rope = config.rope();
+    if (start_position < 0 || start_position > std::numeric_limits<long>::max() - static_cast<long>(n.rows))
+        throw std::invalid_argument("positions start_position .. start_position + T - 1 out of range");
+    const Rope<T> rope = config.rope(static_cast<std::size_t>(start_position) + n.rows);
     std::vector<long> positions(n.rows);
     for (std::size_t t = 0; t < n.rows; ++t) {
         positions[t] = start_position + static_cast<long>(t);
