@@ -50,6 +50,43 @@ namespace bc {
 
 using Matrix = std::vector<std::vector<double>>;
 
+// ---- the interface (defined below) ----------------------------------------------------
+double input_number(const char* name);
+long input_integer(const char* name);
+std::vector<double> input_vector(const char* name);
+Matrix input_matrix(const char* name);
+bool input_boolean(const char* name);
+void answer(const char* name, double x);
+void answer(const char* name, long double x);
+void answer(const char* name, long long n);
+void answer(const char* name, unsigned long long n);
+void answer(const char* name, int n);
+void answer(const char* name, long n);
+void answer(const char* name, unsigned n);
+void answer(const char* name, unsigned long n);
+void answer(const char* name, bool b);
+void answer(const char* name, const std::vector<double>& v);
+void answer(const char* name, const Matrix& m);
+// A string literal would silently turn into `true` here: use answer_choice or
+// answer_decimal for text.
+void answer(const char* name, const char* text) = delete;
+void answer_choice(const char* name, const char* word);
+void undefined(const char* name);
+void answer_decimal(const char* name, const char* decimal);
+
+}  // namespace bc
+
+// The grader compiles the definitions once (BLOCKCHECK_HEADER_OBJECT, into an object every
+// program links) and then reads this header as the interface above only
+// (BLOCKCHECK_PREBUILT_HEADER), which saves most of a compile; compiled by hand, the header is
+// whole as usual. Either way a program behaves the same.
+#ifdef BLOCKCHECK_PREBUILT_HEADER
+extern template class std::vector<double>;
+extern template class std::vector<std::vector<double>>;
+#else
+
+namespace bc {
+
 namespace detail {
 
 struct Input {
@@ -282,10 +319,6 @@ inline void answer(const char* name, const Matrix& m) {
     detail::end();
 }
 
-// A string literal would silently turn into `true` here: use answer_choice or
-// answer_decimal for text.
-void answer(const char* name, const char* text) = delete;
-
 inline void answer_choice(const char* name, const char* word) {
     detail::begin(name);
     std::printf("%s", word);
@@ -310,5 +343,12 @@ inline void answer_decimal(const char* name, const char* decimal) {
 }
 
 }  // namespace bc
+
+#endif  // BLOCKCHECK_PREBUILT_HEADER
+
+#ifdef BLOCKCHECK_HEADER_OBJECT
+template class std::vector<double>;
+template class std::vector<std::vector<double>>;
+#endif
 
 #endif  // BLOCKCHECK_STUDENT_HEADER

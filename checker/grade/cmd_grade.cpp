@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -43,24 +44,47 @@ std::string verdict_counts(const StudentRecord& s) {
     return text;
 }
 
-// A line per student, or on a terminal one progress bar redrawn in place.
+// A student id as it may be shown on a terminal: control characters (a newline, an escape
+// sequence) as \xNN, so an id cannot break or repaint the line it is printed in.
+std::string printable_id(std::string_view id) {
+    std::string out;
+    for (unsigned char c : id) {
+        if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
+        else out += static_cast<char>(c);
+    }
+    return out;
+}
+
+// "1:05", "12:00", "1:02:03".
+std::string clock_text(double seconds) {
+    const auto total = static_cast<long>(seconds + 0.5);
+    if (total >= 3600) return fmt::format("{}:{:02}:{:02}", total / 3600, total / 60 % 60, total % 60);
+    return fmt::format("{}:{:02}", total / 60, total % 60);
+}
+
+// A line per student, or on a terminal one progress bar redrawn in place: students done of all,
+// time elapsed, time left (at the pace so far) and the student who just finished.
 class ProgressPrinter {
 public:
-    ProgressPrinter(bool terminal, Lang lang) : terminal_(terminal), lang_(lang) {}
+    ProgressPrinter(bool terminal, Lang lang) : terminal_(terminal), lang_(lang), start_(std::chrono::steady_clock::now()) {}
 
     void operator()(const GradeProgress& p) {
         const StudentRecord& s = *p.record;
         if (terminal_) {
-            const std::size_t width = 30, filled = p.total ? p.done * width / p.total : width;
-            fmt::print("\r[{}{}] {}/{} {}  {:<24.24}", std::string(filled, '#'), std::string(width - filled, '.'), p.done,
-                       p.total, tr(lang_, "students", "名学生"), s.student);
+            const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+            const double left = p.done ? elapsed / double(p.done) * double(p.total - p.done) : 0;
+            const std::size_t width = 24, filled = p.total ? p.done * width / p.total : width;
+            fmt::print("\r[{}{}] {}/{} {} · {} {} · ~{} {} · {:.24}\x1b[K", std::string(filled, '#'),
+                       std::string(width - filled, '.'), p.done, p.total, tr(lang_, "students", "名学生"),
+                       clock_text(elapsed), tr(lang_, "elapsed", "已用"), clock_text(left), tr(lang_, "left", "剩余"),
+                       printable_id(s.student));
             if (p.done == p.total) fmt::print("\n");
         } else {
             std::string detail = !s.error.empty() ? std::string(tr(lang_, "unreadable: ", "无法读取：")) + s.error
                                  : p.reused      ? std::string(tr(lang_, "unchanged", "未改动"))
                                                  : verdict_counts(s);
-            fmt::print("[{:>{}}/{}] {:<20} {:>6}/{:<4} {}{}\n", p.done, std::to_string(p.total).size(), p.total, s.student,
-                       score_text(s.score), score_text(s.max_score), detail,
+            fmt::print("[{:>{}}/{}] {:<20} {:>6}/{:<4} {}{}\n", p.done, std::to_string(p.total).size(), p.total,
+                       printable_id(s.student), score_text(s.score), score_text(s.max_score), printable_id(detail),
                        p.reused ? "" : fmt::format("  ({:.1f} s)", s.seconds));
         }
         std::fflush(stdout);
@@ -69,6 +93,7 @@ public:
 private:
     bool terminal_;
     Lang lang_;
+    std::chrono::steady_clock::time_point start_;
 };
 
 GradeSettings settings_from(const Context& context, const GradeOptions& o) {
