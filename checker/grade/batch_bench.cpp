@@ -238,6 +238,33 @@ void print_goals(const GradeReport& cold, const GradeReport& warm) {
                mark(warm.wall_seconds * scale < 1));
 }
 
+// Compile medians of the two ways side by side (CompileWay::classic, as every program was compiled
+// before the header was prebuilt, and ::fast), over `count` solved programs in a student's own
+// text, alternating, each way with its own cache warmed by one program first.
+struct WaysCompared {
+    std::size_t programs = 0;
+    double classic = 0, fast = 0;
+};
+
+WaysCompared compare_ways(const fs::path& root, const ExerciseSet& set, const fs::path& work, std::size_t count) {
+    std::vector<double> classic, fast;
+    const auto& all = set.all();
+    for (std::size_t x = 0; x <= std::min(count, all.size() - 1); ++x) {
+        const Exercise& e = all[x];
+        const fs::path solved = root / "tests/solved" / e.chapter / e.file_name();
+        const fs::path dir = work / ("ways-" + std::to_string(x));
+        fs::create_directories(dir);
+        std::ofstream(dir / e.file_name(), std::ios::binary) << personalise(read_text(fs::exists(solved) ? solved : root / e.source), 100000 + x);
+        for (CompileWay way : {CompileWay::classic, CompileWay::fast}) {
+            const bool is_fast = way == CompileWay::fast;
+            const CompileResult r = compile_program(dir / e.file_name(), root / "chapters", work / (is_fast ? "cache-fast" : "cache-classic"),
+                                                    compiler_limits(), way);
+            if (x > 0 && r.ok && !r.cached) (is_fast ? fast : classic).push_back(r.seconds);  // x = 0 warms the cache
+        }
+    }
+    return {classic.size(), median(classic), median(fast)};
+}
+
 // Every student who solved everything got full marks: personalising changed no program's meaning.
 bool solved_students_full(const GradeReport& r) {
     for (const StudentRecord& s : r.students) {
@@ -283,16 +310,23 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
     bool same = cold.students.size() == warm.students.size();
     for (std::size_t i = 0; same && i < cold.students.size(); ++i) same = cold.students[i].score == warm.students[i].score;
     const bool full = solved_students_full(cold);
+    const WaysCompared ways = compare_ways(root, set, fs::path(base), std::min<std::size_t>(n, 26));
     if (as_json) {
         fmt::print("{}\n", nlohmann::ordered_json{{"students", n},
                                                   {"isolation", isolation_name(cold.isolation)},
                                                   {"cold", figures(cold)},
                                                   {"warm", figures(warm)},
                                                   {"same_scores", same},
-                                                  {"solved_full_marks", full}}
+                                                  {"solved_full_marks", full},
+                                                  {"compile_ways", {{"programs", ways.programs},
+                                                                    {"classic_median_seconds", ways.classic},
+                                                                    {"fast_median_seconds", ways.fast}}}}
                                .dump(2));
     } else {
         print_goals(cold, warm);
+        fmt::print("compile, side by side on {} more programs: classic (header compiled in, ld.bfd) median {:.3f} s, "
+                   "fast (header prebuilt, lld) {:.3f} s: {:.2f}x\n",
+                   ways.programs, ways.classic, ways.fast, ways.fast > 0 ? ways.classic / ways.fast : 0.0);
         fmt::print("isolation: {}\nwarm scores equal cold scores: {}\nevery solved student has full marks: {}\n",
                    describe_isolation(cold.isolation), same ? "yes" : "NO", full ? "yes" : "NO");
     }
