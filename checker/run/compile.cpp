@@ -289,6 +289,17 @@ struct BuildDir {
     }
 };
 
+// The compiler or a tool ran to the end and said yes (a run stopped by a limit has exit code 0 too).
+bool succeeded(const RunResult& run) { return run.status == RunStatus::exited && run.exit_code == 0; }
+
+// The students' headers are the instructor's, built once for every program: a slow machine must
+// not cut them off at the limit meant for one student's program (at least 5 minutes).
+Limits header_limits(Limits limits) {
+    limits.wall_seconds = std::max(limits.wall_seconds, 300.0);
+    limits.cpu_seconds = std::max(limits.cpu_seconds, 300.0);
+    return limits;
+}
+
 // The students' headers precompiled with the same flags (about 40% of a compile saved), in a
 // folder searched before include_dir: cache/pch-<key>/<header>.gch. Built once per header
 // content and compiler; empty when it cannot be built (compiles then simply read the headers).
@@ -314,7 +325,7 @@ fs::path precompiled_headers(const fs::path& include_dir, const fs::path& cache_
         std::vector<std::string> argv{"g++"};
         argv.insert(argv.end(), flags.begin(), flags.end());
         argv.insert(argv.end(), {"-x", "c++-header", header.string(), "-o", (work / (header.filename().string() + ".gch")).string()});
-        if (run_process(argv, {}, limits, work).exit_code != 0) {
+        if (!succeeded(run_process(argv, {}, header_limits(limits), work))) {
             fs::remove_all(work, ec);
             return {};
         }
@@ -359,8 +370,8 @@ fs::path header_archive(const fs::path& include_dir, const fs::path& cache_dir, 
     // Every inline function of the header emitted, so that programs reading only its declarations find them.
     argv.insert(argv.end(), {"-fkeep-inline-functions", "-I" + include_dir.string(), "-c", "header-object.cpp", "-o",
                              "header-object.o"});
-    const bool built = run_process(argv, {}, limits, work).exit_code == 0 &&
-                       run_process({"ar", "rcs", archive_name, "header-object.o"}, {}, limits, work).exit_code == 0;
+    const bool built = succeeded(run_process(argv, {}, header_limits(limits), work)) &&
+                       succeeded(run_process({"ar", "rcs", archive_name, "header-object.o"}, {}, header_limits(limits), work));
     std::error_code ignored;
     fs::remove(work / "header-object.o", ignored);
     fs::remove(work / "header-object.cpp", ignored);
