@@ -4,6 +4,7 @@
 // cache hit rate, and the goals for a class of 200.
 #include "checker/grade/archive.hpp"
 #include "checker/grade/batch.hpp"
+#include "checker/common/files.hpp"
 
 #include <fmt/format.h>
 
@@ -22,12 +23,6 @@ namespace blockcheck {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_text(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + file.string());
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // A program that prints an answer of the right shape but the wrong value for every part
 // (`k` makes different students' wrong programs differ).
@@ -141,13 +136,13 @@ Class write_class(const fs::path& root, const ExerciseSet& set, const fs::path& 
         for (std::size_t x = 0; x < all.size(); ++x) {
             const Exercise& e = all[x];
             const fs::path solved_file = root / "tests/solved" / e.chapter / e.file_name();
-            const std::string templ = read_text(root / e.source);
-            const std::string solved = personalise(fs::exists(solved_file) ? read_text(solved_file) : templ, i);
+            const std::string templ = read_file(root / e.source);
+            const std::string solved = personalise(fs::exists(solved_file) ? read_file(solved_file) : templ, i);
             const bool odd_one = x == i % all.size();
             if (kind < 4) put(files, e, templ, nested);
             else if (kind < 12) put(files, e, solved, nested);
             else if (kind < 17) put(files, e, odd_one ? wrong_program(e, int(i)) : (x + i) % 2 ? solved : templ, nested);
-            else put(files, e, odd_one ? read_text(root / "tests/hostile" / (std::string(hostile[i % 6]) + ".cpp")) : solved, nested);
+            else put(files, e, odd_one ? read_file(root / "tests/hostile" / (std::string(hostile[i % 6]) + ".cpp")) : solved, nested);
         }
         (kind < 4 ? c.templates : kind < 12 ? c.solved : kind < 17 ? c.mixed : c.hostile) += 1;
         if (i % 10 == 9) {
@@ -254,7 +249,7 @@ WaysCompared compare_ways(const fs::path& root, const ExerciseSet& set, const fs
         const fs::path solved = root / "tests/solved" / e.chapter / e.file_name();
         const fs::path dir = work / ("ways-" + std::to_string(x));
         fs::create_directories(dir);
-        std::ofstream(dir / e.file_name(), std::ios::binary) << personalise(read_text(fs::exists(solved) ? solved : root / e.source), 100000 + x);
+        std::ofstream(dir / e.file_name(), std::ios::binary) << personalise(read_file(fs::exists(solved) ? solved : root / e.source), 100000 + x);
         for (CompileWay way : {CompileWay::classic, CompileWay::fast}) {
             const bool is_fast = way == CompileWay::fast;
             const CompileResult r = compile_program(dir / e.file_name(), root / "chapters", work / (is_fast ? "cache-fast" : "cache-classic"),
