@@ -32,6 +32,9 @@ static std::string tail_lines(const std::string& text, std::size_t lines = 5) {
 
 Text describe_end(const RunResult& run, const Limits& limits) {
     const std::string err = run.err.empty() ? "" : "\n" + tail_lines(run.err);
+    if (run.status == RunStatus::signaled && run.signal == SIGSYS)  // the jail's seccomp filter
+        return {"stopped by the sandbox: it made a forbidden system call (ptrace, or reading another process's memory)",
+                "被沙箱终止：程序使用了被禁止的系统调用（ptrace，或读写其他进程的内存）"};
     switch (run.status) {
         case RunStatus::timed_out:
             return {fmt::format("stopped after {:.1f} s (limit: {} s CPU, {} s wall): an endless loop, or waiting for input?",

@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -44,26 +45,38 @@ std::string verdict_counts(const StudentRecord& s) {
     return text;
 }
 
-// A line per student, or on a terminal one progress bar redrawn in place.
+// "1:05", "12:00", "1:02:03".
+std::string clock_text(double seconds) {
+    const auto total = static_cast<long>(seconds + 0.5);
+    if (total >= 3600) return fmt::format("{}:{:02}:{:02}", total / 3600, total / 60 % 60, total % 60);
+    return fmt::format("{}:{:02}", total / 60, total % 60);
+}
+
+// A line per student, or on a terminal one progress bar redrawn in place: students done of all,
+// time elapsed, time left (at the pace so far) and the student who just finished.
 class ProgressPrinter {
 public:
-    ProgressPrinter(bool terminal, Lang lang) : terminal_(terminal), lang_(lang) {}
+    ProgressPrinter(bool terminal, Lang lang) : terminal_(terminal), lang_(lang), start_(std::chrono::steady_clock::now()) {}
 
     void operator()(const GradeProgress& p) {
         const StudentRecord& s = *p.record;
         if (terminal_) {
-            const std::size_t width = 30, filled = p.total ? p.done * width / p.total : width;
-            fmt::print("\r[{}{}] {}  {:<24.24}", std::string(filled, '#'), std::string(width - filled, '.'),
-                       tr_format(lang_, "{done}/{total} students", "{done}/{total} 名学生", fmt::arg("done", p.done),
-                                 fmt::arg("total", p.total)),
+            const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+            const double left = p.done ? elapsed / double(p.done) * double(p.total - p.done) : 0;
+            const std::size_t width = 24, filled = p.total ? p.done * width / p.total : width;
+            fmt::print("\r[{}{}] {} · {:.24}\x1b[K", std::string(filled, '#'), std::string(width - filled, '.'),
+                       tr_format(lang_, "{done}/{total} students · {elapsed} elapsed · ~{left} left",
+                                 "{done}/{total} 名学生 · 已用 {elapsed} · 剩余约 {left}", fmt::arg("done", p.done),
+                                 fmt::arg("total", p.total), fmt::arg("elapsed", clock_text(elapsed)),
+                                 fmt::arg("left", clock_text(left))),
                        printable_id(s.student));
             if (p.done == p.total) fmt::print("\n");
         } else {
             std::string detail = !s.error.empty() ? tr_format(lang_, "unreadable: {error}", "无法读取：{error}", fmt::arg("error", s.error))
                                  : p.reused      ? std::string(tr(lang_, "unchanged", "未改动"))
                                                  : verdict_counts(s);
-            fmt::print("[{:>{}}/{}] {:<20} {:>6}/{:<4} {}{}\n", p.done, std::to_string(p.total).size(), p.total, printable_id(s.student, 40),
-                       score_text(s.score), score_text(s.max_score), detail,
+            fmt::print("[{:>{}}/{}] {:<20} {:>6}/{:<4} {}{}\n", p.done, std::to_string(p.total).size(), p.total,
+                       printable_id(s.student, 40), score_text(s.score), score_text(s.max_score), printable_id(detail),
                        p.reused ? "" : fmt::format("  ({:.1f} s)", s.seconds));
         }
         std::fflush(stdout);
@@ -72,6 +85,7 @@ public:
 private:
     bool terminal_;
     Lang lang_;
+    std::chrono::steady_clock::time_point start_;
 };
 
 GradeSettings settings_from(const Context& context, const GradeOptions& o) {

@@ -4,6 +4,8 @@
 //   <key>.fail       the trimmed diagnostics of a failed compile
 //   compiler-<id>.txt  `g++ --version` of the compiler binary identified by <id> (path, size, mtime)
 //   build-<key>-<n>/ a private build folder, removed afterwards
+//   pch-<key>/       the students' headers precompiled
+//   lib-<key>/libblockcheck-header.a  the students' header compiled once (CompileWay::fast)
 #include "checker/run/compile.hpp"
 
 #include "checker/common/files.hpp"
@@ -18,6 +20,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <set>
 #include <vector>
 
@@ -41,6 +44,12 @@ namespace {
 
 // -O0: exercise programs do little arithmetic, and compiling is most of a check's time.
 const std::vector<std::string> compile_flags{"-std=c++17", "-O0", "-pipe", "-Wall"};
+
+// The macro a header tests to hold its definitions out of line (the archive's one object), and
+// the one that asks it for declarations only (every program that links that archive).
+constexpr const char* object_macro = "BLOCKCHECK_HEADER_OBJECT";
+constexpr const char* prebuilt_macro = "BLOCKCHECK_PREBUILT_HEADER";
+constexpr const char* archive_name = "libblockcheck-header.a";
 
 using Clock = std::chrono::steady_clock;
 
@@ -92,9 +101,9 @@ std::vector<fs::path> header_files(const fs::path& include_dir) {
 }
 
 std::string cache_key(std::string_view source_name, std::string_view source_text, const fs::path& include_dir,
-                      std::string_view version) {
-    std::uint64_t hash = content_hash("blockcheck-compile-1");
-    for (const std::string& flag : compile_flags) hash = hash_field(hash, flag);
+                      std::string_view version, const std::vector<std::string>& flags) {
+    std::uint64_t hash = content_hash("blockcheck-compile-2");
+    for (const std::string& flag : flags) hash = hash_field(hash, flag);
     hash = hash_field(hash, version);
     hash = hash_field(hash, source_name);
     hash = hash_field(hash, source_text);
@@ -219,14 +228,25 @@ struct BuildDir {
     }
 };
 
+// The compiler or a tool ran to the end and said yes (a run stopped by a limit has exit code 0 too).
+bool succeeded(const RunResult& run) { return run.status == RunStatus::exited && run.exit_code == 0; }
+
+// The students' headers are the instructor's, built once for every program: a slow machine must
+// not cut them off at the limit meant for one student's program (at least 5 minutes).
+Limits header_limits(Limits limits) {
+    limits.wall_seconds = std::max(limits.wall_seconds, 300.0);
+    limits.cpu_seconds = std::max(limits.cpu_seconds, 300.0);
+    return limits;
+}
+
 // The students' headers precompiled with the same flags (about 40% of a compile saved), in a
 // folder searched before include_dir: cache/pch-<key>/<header>.gch. Built once per header
 // content and compiler; empty when it cannot be built (compiles then simply read the headers).
 fs::path precompiled_headers(const fs::path& include_dir, const fs::path& cache_dir, const std::string& version,
-                             const Limits& limits) {
+                             const std::vector<std::string>& flags, const Limits& limits) {
     if (include_dir.empty()) return {};
     std::uint64_t hash = content_hash("blockcheck-pch-1");
-    for (const std::string& flag : compile_flags) hash = hash_field(hash, flag);
+    for (const std::string& flag : flags) hash = hash_field(hash, flag);
     hash = hash_field(hash, version);
     for (const fs::path& header : header_files(include_dir)) {
         hash = hash_field(hash, header.filename().string());
@@ -242,9 +262,9 @@ fs::path precompiled_headers(const fs::path& include_dir, const fs::path& cache_
     for (const fs::path& header : header_files(include_dir)) {
         if (header.extension() != ".hpp" && header.extension() != ".h") continue;
         std::vector<std::string> argv{"g++"};
-        argv.insert(argv.end(), compile_flags.begin(), compile_flags.end());
+        argv.insert(argv.end(), flags.begin(), flags.end());
         argv.insert(argv.end(), {"-x", "c++-header", header.string(), "-o", (work / (header.filename().string() + ".gch")).string()});
-        if (run_process(argv, {}, limits, work).exit_code != 0) {
+        if (!succeeded(run_process(argv, {}, header_limits(limits), work))) {
             fs::remove_all(work, ec);
             return {};
         }
@@ -266,29 +286,120 @@ bool probe_compiles(std::vector<std::string> argv, const fs::path& dir, const Li
     return run.status == RunStatus::exited && run.exit_code == 0;
 }
 
+// Whether a header of include_dir can be compiled once into an object (it tests object_macro).
+bool header_supports_prebuilding(const fs::path& include_dir) {
+    for (const fs::path& header : header_files(include_dir))
+        if (read_bytes(header).value_or("").find(object_macro) != std::string::npos) return true;
+    return false;
+}
+
+// The students' headers compiled once, with object_macro, into an archive of one object: every
+// program links it and the linker takes that object only when the program uses the header, so
+// a program that never includes it builds as before. cache/lib-<key>/libblockcheck-header.a, by
+// header content, flags and compiler; empty when it cannot be built.
+fs::path header_archive(const fs::path& include_dir, const fs::path& cache_dir, const std::string& version,
+                        const std::vector<std::string>& flags, const Limits& limits) {
+    std::uint64_t hash = content_hash("blockcheck-header-archive-1");
+    for (const std::string& flag : flags) hash = hash_field(hash, flag);
+    hash = hash_field(hash, version);
+    std::string unit = "#define " + std::string(object_macro) + "\n";
+    for (const fs::path& header : header_files(include_dir)) {
+        hash = hash_field(hash, header.filename().string());
+        hash = hash_field(hash, read_bytes(header).value_or("<unreadable>"));
+        if (header.extension() == ".hpp" || header.extension() == ".h") unit += "#include \"" + header.filename().string() + "\"\n";
+    }
+    const fs::path dir = cache_dir / ("lib-" + hex(hash));
+    std::error_code ec;
+    if (fs::is_directory(dir, ec)) return dir / archive_name;
+    auto guard = in_flight().acquire(dir.string());
+    if (fs::is_directory(dir, ec)) return dir / archive_name;
+    const fs::path work = cache_dir / ("build-lib-" + hex(hash) + "-" + unique_suffix());
+    fs::create_directories(work, ec);
+    write_atomically(work / "header-object.cpp", unit);
+    std::vector<std::string> argv{"g++"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    // Every inline function of the header emitted, so that programs reading only its declarations find them.
+    argv.insert(argv.end(), {"-fkeep-inline-functions", "-I" + include_dir.string(), "-c", "header-object.cpp", "-o",
+                             "header-object.o"});
+    const bool built = succeeded(run_process(argv, {}, header_limits(limits), work)) &&
+                       succeeded(run_process({"ar", "rcs", archive_name, "header-object.o"}, {}, header_limits(limits), work));
+    std::error_code ignored;
+    fs::remove(work / "header-object.o", ignored);
+    fs::remove(work / "header-object.cpp", ignored);
+    if (built) fs::rename(work, dir, ec);  // atomic: the folder appears whole, or another process won
+    if (!built || ec) fs::remove_all(work, ignored);
+    return fs::is_directory(dir, ec) ? dir / archive_name : fs::path{};
+}
+
+// Whether reading the header as declarations (and linking its object) is sure to give this program
+// what the inline header gives it. Text that could change how the header itself compiles, or that
+// (re)defines what it defines, sends the program to the inline header instead: any preprocessor
+// directive other than #include (even one after a comment), a digraph `%:`, an #include of another
+// quoted header (it may define macros), and `namespace bc` opened or `bc::` named by the program.
+bool prebuilt_header_safe(std::string_view source) {
+    static const std::regex include_line(R"(^\s*#\s*include\s*(<[^>]*>|"blockcheck\.hpp")\s*(//.*)?$)");
+    static const std::regex opens_bc(R"((^|[^\w])bc\s*::|(^|[^\w])namespace\s+bc\b)");
+    static const std::regex uses_bc(R"((^|[^\w])using\s+namespace\s+bc\s*;)");
+    if (source.find("%:") != std::string_view::npos) return false;
+    std::size_t at = 0;
+    while (at < source.size()) {
+        const std::size_t end = std::min(source.find('\n', at), source.size());
+        const std::string line(source.substr(at, end - at));
+        if (line.find('#') != std::string::npos && !std::regex_match(line, include_line)) return false;
+        if (std::regex_search(std::regex_replace(line, uses_bc, " "), opens_bc)) return false;
+        at = end + 1;
+    }
+    return true;
+}
+
+// What a compile of this way runs: its flags (part of the key) and the header's archive to link.
+struct Recipe {
+    std::vector<std::string> flags;
+    fs::path archive;  // empty: the header's definitions are compiled in the program
+};
+
+Recipe recipe_for(CompileWay way, std::string_view source, const fs::path& include_dir, const fs::path& cache_dir,
+                  const std::string& version, const Limits& limits) {
+    Recipe recipe{compile_flags, {}};
+    if (way == CompileWay::classic) return recipe;
+    static const bool lld = !find_in_path("ld.lld").empty();
+    if (lld) recipe.flags.push_back("-fuse-ld=lld");  // about half of ld.bfd's time on a small program
+    if (include_dir.empty() || !prebuilt_header_safe(source) || !header_supports_prebuilding(include_dir)) return recipe;
+    recipe.archive = header_archive(include_dir, cache_dir, version, recipe.flags, limits);
+    if (!recipe.archive.empty()) recipe.flags.push_back("-D" + std::string(prebuilt_macro));
+    return recipe;
+}
+
 // Runs g++ in a private folder holding a copy of the source; stores the outcome in the cache.
 CompileResult build(const fs::path& source, std::string_view source_text, const fs::path& include_dir,
                     const fs::path& cache_dir, const std::string& key, const std::string& version,
-                    const Limits& limits) {
+                    const Recipe& recipe, const Limits& limits) {
     sweep_stale(cache_dir);
     BuildDir dir{cache_dir / ("build-" + key + "-" + unique_suffix())};
     fs::create_directories(dir.path);
     const std::string name = source.filename().string();
     write_cache_file(dir.path / name, source_text);
     std::vector<std::string> argv{"g++"};
-    argv.insert(argv.end(), compile_flags.begin(), compile_flags.end());
+    argv.insert(argv.end(), recipe.flags.begin(), recipe.flags.end());
     Sandbox sandbox{dir.path, {}};
-    if (const fs::path pch = precompiled_headers(include_dir, cache_dir, version, limits); !pch.empty()) {
+    if (const fs::path pch = precompiled_headers(include_dir, cache_dir, version, recipe.flags, limits); !pch.empty()) {
         argv.push_back("-I" + pch.string());
         sandbox.readonly_dirs.push_back(pch);
     }
     if (!include_dir.empty()) argv.push_back("-I" + include_dir.string());
     if (fs::is_directory(include_dir)) sandbox.readonly_dirs.push_back(include_dir);
     const std::vector<std::string> argv_prefix = argv;
-    argv.insert(argv.end(), {name, "-o", binary_name});
     const Sandbox* jail = Sandbox::available() ? &sandbox : nullptr;
+    argv.push_back(name);
+    if (!recipe.archive.empty()) {
+        argv.push_back(recipe.archive.string());
+        sandbox.readonly_dirs.push_back(recipe.archive.parent_path());
+    }
+    argv.insert(argv.end(), {"-o", binary_name});
     RunResult run = run_process(argv, {}, limits, dir.path, jail);
-    std::string diagnostics = trim_diagnostics(shorten_paths(run.err, include_dir, dir.path));
+    std::string messages = shorten_paths(run.err, include_dir, dir.path);
+    if (!recipe.archive.empty()) replace_all(messages, recipe.archive.string(), archive_name);
+    std::string diagnostics = trim_diagnostics(messages);
 
     if (run.status == RunStatus::failed_to_start)
         return {CompileStatus::grader_fault, {}, describe_limit_stop(run, limits)};
@@ -317,7 +428,7 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
 }  // namespace
 
 CompileResult compile_program(const fs::path& source, const fs::path& include_dir, const fs::path& cache_dir,
-                              const Limits& limits) {
+                              const Limits& limits, CompileWay way) {
     const auto start = Clock::now();
     auto finish = [&](CompileResult result) {
         result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -334,12 +445,13 @@ CompileResult compile_program(const fs::path& source, const fs::path& include_di
     const fs::path includes = include_dir.empty() ? fs::path{} : fs::absolute(include_dir).lexically_normal();
 
     const std::string version = compiler_version("g++", cache);
-    const std::string key = cache_key(source.filename().string(), *source_text, includes, version);
-    if (auto hit = cached_result(cache, key)) return finish(*hit);
-    auto guard = in_flight().acquire(key);
-    if (auto hit = cached_result(cache, key)) return finish(*hit);  // another thread just built it
     try {
-        return finish(build(source, *source_text, includes, cache, key, version, limits));
+        const Recipe recipe = recipe_for(way, *source_text, includes, cache, version, limits);
+        const std::string key = cache_key(source.filename().string(), *source_text, includes, version, recipe.flags);
+        if (auto hit = cached_result(cache, key)) return finish(*hit);
+        auto guard = in_flight().acquire(key);
+        if (auto hit = cached_result(cache, key)) return finish(*hit);  // another thread just built it
+        return finish(build(source, *source_text, includes, cache, key, version, recipe, limits));
     } catch (const std::exception& error) {
         return finish({CompileStatus::grader_fault, {}, std::string("cannot compile '") + source.string() + "': " + error.what()});
     }

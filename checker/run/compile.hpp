@@ -30,12 +30,26 @@ struct CompileResult {
     bool ok() const { return status == CompileStatus::compiled; }
 };
 
+// How a program is built. Both give every program the same verdict (tests/unit/test_compile_ways.cpp
+// compares them over the solved programs, the hostile corpus and generated mistakes).
+enum class CompileWay {
+    // A student header that supports it (it tests BLOCKCHECK_HEADER_OBJECT) is compiled once into
+    // a one-object archive that programs link, and read as declarations only
+    // (-DBLOCKCHECK_PREBUILT_HEADER, precompiled) by every program whose text cannot change how the
+    // header compiles (no #define, #undef, #if or #pragma, no other quoted #include, no `bc::` or
+    // `namespace bc` of its own); other programs read the inline header. Linked with lld where
+    // Debian's `lld` is installed.
+    fast,
+    // The header's inline definitions compiled again in every program (precompiled), the system linker.
+    classic,
+};
+
 // The compiler's limits: a template bomb must not stall (wall 30 s, memory 2 GiB).
 Limits compiler_limits();
 
 // Compiles one C++17 program against include_dir (the students' header folder) into cache_dir,
 // keyed by the content and name of the source, every header file directly in include_dir, the
-// flags and the compiler's version; an identical request reuses the binary (or the failure's
+// way, the flags and the compiler's version; an identical request reuses the binary (or the failure's
 // diagnostics) without running the compiler. The source is copied into a private build folder
 // first, so nothing else next to it is visible; with bubblewrap available the compiler also runs
 // sandboxed (it sees /usr, include_dir and that folder only). Writes atomically (temp name then
@@ -43,7 +57,8 @@ Limits compiler_limits();
 // identical concurrent requests compile once. A compile stopped by a limit is not cached; it is
 // the program's doing when a known-good program compiles under the same limits, else the grader's.
 CompileResult compile_program(const std::filesystem::path& source, const std::filesystem::path& include_dir,
-                              const std::filesystem::path& cache_dir, const Limits& limits = compiler_limits());
+                              const std::filesystem::path& cache_dir, const Limits& limits = compiler_limits(),
+                              CompileWay way = CompileWay::fast);
 
 // Keeps the first `max_errors` `file:line:col: error:` blocks of gcc's output (with the lines
 // leading in to each and its context lines), drops the rest with a line "... and N more errors",
