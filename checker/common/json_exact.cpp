@@ -1,6 +1,6 @@
 #include "checker/common/json_exact.hpp"
 
-#include "solutions/block/real.hpp"
+#include "checker/common/decimal.hpp"
 
 #include <fstream>
 #include <sstream>

@@ -433,6 +433,8 @@ bool all_finite(const Value& expected) {
     return true;
 }
 
+}  // namespace
+
 // Why the reference cannot grade this part; nullopt when it can.
 std::optional<Text> reference_fault(const AnswerSpec& spec, const Value& expected) {
     std::string kind(answer_kind_name(spec.kind));
@@ -449,6 +451,8 @@ std::optional<Text> reference_fault(const AnswerSpec& spec, const Value& expecte
         return Text{"the reference answer of an integer part is not a whole number", "整数答案的参考值不是整数"};
     return std::nullopt;
 }
+
+namespace {
 
 PartResult grader_fault(const AnswerSpec& spec, const ProgramLine* given, const Text& why) {
     return result(spec, given, Verdict::grader_fault,

@@ -85,7 +85,6 @@ Exercise read_exercise(const std::filesystem::path& file) {
         for (std::size_t i = 0; i < json["hints"].size(); ++i)
             e.hints.push_back({text_field(json["hints"][i], "en", fmt::format("{}.hints[{}]", where, i)),
                                text_field(json["hints"][i], "zh", fmt::format("{}.hints[{}]", where, i))});
-    if (!reference_solutions().count(e.id)) throw InputFileError(where + ": no reference solution for \"" + e.id + "\"");
     return e;
 }
 
@@ -103,8 +102,11 @@ double Exercise::max_score() const {
     return total;
 }
 
-ExerciseSet ExerciseSet::load(const std::filesystem::path& root) {
+ExerciseSet ExerciseSet::load(const std::filesystem::path& root) { return load(root, edition_answers(root)); }
+
+ExerciseSet ExerciseSet::load(const std::filesystem::path& root, std::shared_ptr<const ExpectedAnswers> answers) {
     ExerciseSet set;
+    set.answers_ = answers;
     const auto dir = root / "data" / "exercises";
     if (!std::filesystem::is_directory(dir)) throw InputFileError(dir.string() + ": no exercise definitions here");
     for (const auto& chapter : std::filesystem::directory_iterator(dir)) {
@@ -113,9 +115,13 @@ ExerciseSet ExerciseSet::load(const std::filesystem::path& root) {
             if (file.path().filename() == "chapter.json") set.read_chapter(file.path());
             else if (file.path().extension() == ".json") set.exercises_.push_back(read_exercise(file.path()));
     }
-    for (const Exercise& e : set.exercises_)
+    for (Exercise& e : set.exercises_) {
         if (!set.chapters_.count(e.chapter))
             throw InputFileError(e.file.string() + ": chapter \"" + e.chapter + "\" has no chapter.json beside it");
+        if (!answers->knows(e.id))
+            throw InputFileError(e.file.filename().string() + ": no reference solution for \"" + e.id + "\"");
+        e.expected = answers;
+    }
     std::sort(set.exercises_.begin(), set.exercises_.end(), [&](const Exercise& a, const Exercise& b) {
         const int ca = set.chapters_.at(a.chapter).order, cb = set.chapters_.at(b.chapter).order;
         return std::tie(ca, a.order, a.id) < std::tie(cb, b.order, b.id);
