@@ -1,6 +1,7 @@
 #include "checker/course/authoring.hpp"
 
 #include "checker/common/json_exact.hpp"
+#include "checker/course/files.hpp"
 
 #include <fmt/format.h>
 
@@ -21,19 +22,6 @@ constexpr const char* entries_marker = "        // blockcheck new: entries above
 bool is_identifier(const std::string& name) {
     return !name.empty() && name.front() >= 'a' && name.front() <= 'z' &&
            std::all_of(name.begin(), name.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
-}
-
-std::string read_text(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputFileError(file.string() + ": cannot read");
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_text(const fs::path& file, const std::string& text) {
-    fs::create_directories(file.parent_path());
-    std::ofstream out(file, std::ios::binary);
-    out << text;
-    if (!out) throw InputFileError(file.string() + ": cannot write");
 }
 
 // The next free place on the board within a folder of definitions (or of chapters).
@@ -168,22 +156,22 @@ std::vector<std::string> write_new_exercise(const fs::path& root, const NewExerc
     };
     for (const auto& [path, text] : files)
         if (fs::exists(root / path)) throw InputFileError("new: " + path + ": exists already");
-    const std::string registry = registered(read_text(root / registry_file), s.id);
+    const std::string registry = registered(read_text_file(root / registry_file), s.id);
 
     std::vector<std::string> written;
     const fs::path chapter_dir = exercises / s.chapter;
     if (!fs::exists(chapter_dir / "chapter.json")) {
-        write_text(chapter_dir / "chapter.json", chapter_json(root, s.chapter).dump(2) + "\n");
+        write_text_file(chapter_dir / "chapter.json", chapter_json(root, s.chapter).dump(2) + "\n");
         written.push_back("data/exercises/" + s.chapter + "/chapter.json");
     }
     const std::string definition = "data/exercises/" + s.chapter + "/" + s.id + ".json";
-    write_text(root / definition, definition_json(s, next_order(chapter_dir, "chapter.json")).dump(2) + "\n");
+    write_text_file(root / definition, definition_json(s, next_order(chapter_dir, "chapter.json")).dump(2) + "\n");
     written.push_back(definition);
     for (const auto& [path, text] : files) {
-        write_text(root / path, text);
+        write_text_file(root / path, text);
         written.push_back(path);
     }
-    write_text(root / registry_file, registry);
+    write_text_file(root / registry_file, registry);
     written.push_back(registry_file);
     return written;
 }

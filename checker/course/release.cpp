@@ -1,6 +1,7 @@
 #include "checker/course/release.hpp"
 
 #include "checker/common/json_exact.hpp"
+#include "checker/course/files.hpp"
 #include "checker/exercise/variants.hpp"
 
 #include <fmt/format.h>
@@ -15,19 +16,6 @@ using Json = nlohmann::ordered_json;
 
 // The one file of the student-side rooms that calls the reference solutions.
 constexpr const char* reference_provider = "checker/exercise/expected_reference.cpp";
-
-std::string read_file(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputFileError(file.string() + ": cannot read");
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_file(const fs::path& file, const std::string& text) {
-    fs::create_directories(file.parent_path());
-    std::ofstream out(file, std::ios::binary);
-    out << text;
-    if (!out) throw InputFileError(file.string() + ": cannot write");
-}
 
 // Copies a file or a folder's files (recursively), counting them.
 std::size_t copy_tree(const fs::path& from, const fs::path& to) {
@@ -44,7 +32,7 @@ std::size_t copy_tree(const fs::path& from, const fs::path& to) {
 
 // The root script with the student edition's package list: no MPFR, no test packages.
 std::string student_script(const fs::path& root) {
-    std::string script = read_file(root / "blockcheck");
+    std::string script = read_text_file(root / "blockcheck");
     const std::string marker = "\npackages=(";
     const std::size_t start = script.find(marker);
     if (start == std::string::npos) throw InputFileError((root / "blockcheck").string() + ": no packages=(...) line");
@@ -95,7 +83,7 @@ ReleaseSummary write_release(const fs::path& root, const ExerciseSet& exercises,
     --summary.files;
     const fs::path templates = root / "data" / "release";
     for (const char* name : {"CMakeLists.txt", "README.md"}) summary.files += copy_tree(templates / name, out / name);
-    write_file(out / "blockcheck", student_script(root));
+    write_text_file(out / "blockcheck", student_script(root));
     fs::permissions(out / "blockcheck", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
                     fs::perm_options::add);
     ++summary.files;
@@ -104,10 +92,10 @@ ReleaseSummary write_release(const fs::path& root, const ExerciseSet& exercises,
                               "computed by the reference solutions at 50 significant digits."},
                     {"digits", expected_digits}, {"variants", Json::array()}};
     for (int seed = 1; seed <= variants; ++seed) edition["variants"].push_back(seed);
-    write_file(out / "data/expected/edition.json", edition.dump(2) + "\n");
+    write_text_file(out / "data/expected/edition.json", edition.dump(2) + "\n");
     ++summary.files;
     for (const Exercise& e : exercises.all()) {
-        write_file(out / "data/expected" / e.chapter / (e.id + ".json"), exercise_cases(e, variants).dump(2) + "\n");
+        write_text_file(out / "data/expected" / e.chapter / (e.id + ".json"), exercise_cases(e, variants).dump(2) + "\n");
         ++summary.files;
         ++summary.exercises;
         summary.cases += 1 + static_cast<std::size_t>(variants);
