@@ -93,7 +93,8 @@ void check_references(const Exercise& e, const ValidateSettings& settings, const
         repeats += case_key(inputs) == book_key;
         check_reference_case(e, seed, inputs, &book, file, out, reported);
     }
-    if (repeats > settings.max_repeat_share * settings.reference_seeds)
+    // An exercise without inputs (a choice question) has nothing to vary.
+    if (!e.inputs.empty() && repeats > settings.max_repeat_share * settings.reference_seeds)
         out.push_back({file, "variants",
                        {fmt::format("{} of {} variant seeds repeat the book's inputs (at most {:.0f}% may): widen the ranges",
                                     repeats, settings.reference_seeds, 100 * settings.max_repeat_share),

@@ -1,5 +1,7 @@
 #include "checker/exercise/variants.hpp"
 
+#include <algorithm>
+
 #include "checker/run/compile.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/exercise/protocol.hpp"
@@ -57,12 +59,15 @@ std::size_t draw_length(const Json& length, Draw& draw) {
     return length.get<std::size_t>();
 }
 
-Vector<Real> draw_vector(const Grid& g, std::size_t length, bool nonzero, Draw& draw) {
+// `nonzero`: never all zeros; `distinct`: never all coordinates equal (a constant row has no
+// LayerNorm with eps 0, and some shift makes it zero).
+Vector<Real> draw_vector(const Grid& g, std::size_t length, bool nonzero, bool distinct, Draw& draw) {
     for (int attempt = 0;; ++attempt) {
         Vector<Real> v(length);
         bool any = false;
         for (Real& x : v) any = (x = draw_from(g, draw)) != 0 || any;
-        if (any || !nonzero || attempt > 100) return v;
+        const bool varied = std::any_of(v.begin(), v.end(), [&](const Real& x) { return x != v.front(); });
+        if (((any || !nonzero) && (varied || !distinct)) || attempt > 100) return v;
     }
 }
 
@@ -81,7 +86,7 @@ std::string draw_value(const std::string& kind, const Json& spec, const std::str
     if (kind == "number") return format_value(Value{draw_from(read_grid(spec, where), draw)}, 20);
     if (kind == "vector") {
         const Grid g = read_grid(spec, where);
-        return format_value(Value{draw_vector(g, draw_length(spec.at("length"), draw), spec.value("nonzero", false), draw)}, 20);
+        return format_value(Value{draw_vector(g, draw_length(spec.at("length"), draw), spec.value("nonzero", false), spec.value("distinct", false), draw)}, 20);
     }
     if (kind == "matrix") {
         const Grid g = read_grid(spec, where);
