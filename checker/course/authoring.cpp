@@ -156,7 +156,7 @@ std::vector<std::string> write_new_exercise(const fs::path& root, const NewExerc
     };
     for (const auto& [path, text] : files)
         if (fs::exists(root / path)) throw InputFileError("new: " + path + ": exists already");
-    const std::string registry = registered(read_text_file(root / registry_file), s.id);
+    const std::string registry = registered(read_file(root / registry_file), s.id);
 
     std::vector<std::string> written;
     const fs::path chapter_dir = exercises / s.chapter;

@@ -32,7 +32,7 @@ std::size_t copy_tree(const fs::path& from, const fs::path& to) {
 
 // The root script with the student edition's package list: no MPFR, no test packages.
 std::string student_script(const fs::path& root) {
-    std::string script = read_text_file(root / "blockcheck");
+    std::string script = read_file(root / "blockcheck");
     const std::string marker = "\npackages=(";
     const std::size_t start = script.find(marker);
     if (start == std::string::npos) throw InputFileError((root / "blockcheck").string() + ": no packages=(...) line");

@@ -53,13 +53,13 @@ struct PartResult {
     int line = 0;                                // the answer's line; 0 when missing
 };
 
-struct CompareOptions {
+struct AnswerCompareOptions {
     bool reveal = false;  // show the expected value in wrong messages
 };
 
 // Grades one part; `given` is nullptr when the output has no line for it.
 PartResult grade_part(const AnswerSpec& spec, const ProgramLine* given, const Value& expected,
-                      const CompareOptions& options);
+                      const AnswerCompareOptions& options);
 
 // Why a reference value cannot grade this part (not of the declared kind, not finite, an integer
 // part that is not whole); nullopt when it can.

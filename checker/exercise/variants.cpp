@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "checker/run/compile.hpp"
+#include "checker/common/hashing.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/exercise/protocol.hpp"
 
