@@ -2,9 +2,8 @@
 // reference precision (50 significant digits).
 #pragma once
 
+#include "checker/common/value.hpp"
 #include "solutions/block/counts.hpp"
-#include "solutions/block/real.hpp"
-#include "solutions/block/tensor.hpp"
 
 #include <cstdint>
 #include <map>
@@ -13,17 +12,6 @@
 #include <variant>
 
 namespace blockcheck {
-
-using Real = Real50;
-
-struct Undefined {};        // the quantity has no value (e.g. RMSNorm of a zero row, eps 0)
-struct Choice {             // a bare word such as B or true-ish labels
-    std::string word;
-};
-
-// One value of the protocol: number, vector, matrix, boolean, undefined or choice.
-using Value = std::variant<Real, Vector<Real>, Matrix<Real>, bool, Undefined, Choice>;
-using Values = std::map<std::string, Value>;
 
 // An input missing or of the wrong kind: names the input.
 struct InputError : std::runtime_error {

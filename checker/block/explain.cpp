@@ -191,7 +191,7 @@ Json check_json(const std::filesystem::path& root, const Json& check) {
             try {
                 const InputList inputs =
                     e.contains("variant") ? variant_inputs(*exercise, e["variant"].get<std::uint64_t>()) : exercise->inputs;
-                reference = reference_answers(*exercise, inputs);
+                reference = expected_answers(*exercise, inputs);
             } catch (const std::exception&) {
                 // no reference column for this exercise
             }

@@ -1,7 +1,7 @@
 #include "checker/common/json_exact.hpp"
 
+#include "checker/common/decimal.hpp"
 #include "checker/common/files.hpp"
-#include "solutions/block/real.hpp"
 
 namespace blockcheck {
 namespace {

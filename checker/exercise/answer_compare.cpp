@@ -439,6 +439,7 @@ bool is_empty(const Value& expected) {
     if (auto* m = std::get_if<Matrix<Real>>(&expected)) return m->values.empty();
     return false;
 }
+}  // namespace
 
 // Why the reference cannot grade this part; nullopt when it can.
 std::optional<Text> reference_fault(const AnswerSpec& spec, const Value& expected) {
@@ -457,6 +458,8 @@ std::optional<Text> reference_fault(const AnswerSpec& spec, const Value& expecte
         return Text{"the reference answer of an integer part is not a whole number", "整数答案的参考值不是整数"};
     return std::nullopt;
 }
+
+namespace {
 
 PartResult grader_fault(const AnswerSpec& spec, const ProgramLine* given, const Text& why) {
     return result(spec, given, Verdict::grader_fault,

@@ -3,7 +3,7 @@
 
 #include "checker/common/i18n.hpp"
 #include "checker/exercise/protocol.hpp"
-#include "solutions/exercise.hpp"
+#include "checker/common/value.hpp"
 
 #include <optional>
 #include <string>
@@ -60,6 +60,10 @@ struct AnswerCompareOptions {
 // Grades one part; `given` is nullptr when the output has no line for it.
 PartResult grade_part(const AnswerSpec& spec, const ProgramLine* given, const Value& expected,
                       const AnswerCompareOptions& options);
+
+// Why a reference value cannot grade this part (not of the declared kind, not finite, an integer
+// part that is not whole); nullopt when it can.
+std::optional<Text> reference_fault(const AnswerSpec& spec, const Value& expected);
 
 // A part whose line could not be read: verdict unparseable, message naming the line and text.
 PartResult unparseable_part(const AnswerSpec& spec, const ProtocolIssue& issue);

@@ -96,7 +96,6 @@ Exercise read_fields(const Json& json, const std::filesystem::path& file, const 
     if (json.contains("hints"))
         for (std::size_t i = 0; i < list_field(json, "hints", where).size(); ++i)
             e.hints.push_back(text_of(json["hints"][i], field_path(where, fmt::format("hints[{}]", i))));
-    if (!reference_solutions().count(e.id)) throw InputFileError(where + " no reference solution for \"" + e.id + "\"");
     variant_inputs(e, 0);  // every range is checked (bounds, steps, lengths) by drawing from it once
     return e;
 }
@@ -115,8 +114,11 @@ double Exercise::max_score() const {
     return total;
 }
 
-ExerciseSet ExerciseSet::load(const std::filesystem::path& root) {
+ExerciseSet ExerciseSet::load(const std::filesystem::path& root) { return load(root, edition_answers(root)); }
+
+ExerciseSet ExerciseSet::load(const std::filesystem::path& root, std::shared_ptr<const ExpectedAnswers> answers) {
     ExerciseSet set;
+    set.answers_ = answers;
     const auto dir = root / "data" / "exercises";
     if (!std::filesystem::is_directory(dir)) throw InputFileError(dir.string() + ": no exercise definitions here");
     for (const auto& chapter : std::filesystem::directory_iterator(dir)) {
@@ -125,9 +127,13 @@ ExerciseSet ExerciseSet::load(const std::filesystem::path& root) {
             if (file.path().filename() == "chapter.json") set.read_chapter(file.path());
             else if (file.path().extension() == ".json") set.exercises_.push_back(read_exercise(file.path()));
     }
-    for (const Exercise& e : set.exercises_)
+    for (Exercise& e : set.exercises_) {
         if (!set.chapters_.count(e.chapter))
             throw InputFileError(e.file.string() + ": chapter \"" + e.chapter + "\" has no chapter.json beside it");
+        if (!answers->knows(e.id))
+            throw InputFileError(e.file.filename().string() + ": no reference solution for \"" + e.id + "\"");
+        e.expected = answers;
+    }
     std::sort(set.exercises_.begin(), set.exercises_.end(), [&](const Exercise& a, const Exercise& b) {
         const int ca = set.chapters_.at(a.chapter).order, cb = set.chapters_.at(b.chapter).order;
         return std::tie(ca, a.order, a.id) < std::tie(cb, b.order, b.id);

@@ -90,16 +90,15 @@ std::string whole_program_label(Verdict verdict, Lang lang) {
     }
 }
 
-Values reference_answers(const Exercise& exercise, const InputList& inputs) {
-    const Values values = parse_inputs(input_text(inputs), exercise.id + " inputs");
-    return reference_solutions().at(exercise.id)(Inputs(values));
+Values expected_answers(const Exercise& exercise, const InputList& inputs) {
+    return exercise.expected->answers(exercise, inputs);
 }
 
 ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, std::string_view output,
                             const AnswerCompareOptions& options) {
     Values expected;
     try {
-        expected = reference_answers(exercise, inputs);
+        expected = expected_answers(exercise, inputs);
     } catch (const std::exception& e) {
         return failed_exercise(exercise, Verdict::grader_fault,
                                {std::string("the reference solution failed: ") + e.what(),

@@ -29,8 +29,8 @@ struct ExerciseResult {
 // "does not compile", "crashed", ... in the reader's language.
 std::string whole_program_label(Verdict verdict, Lang lang);
 
-// The reference solution's answers for these inputs (50 digits, through the block).
-Values reference_answers(const Exercise& exercise, const InputList& inputs);
+// The expected answers for these inputs, from the exercise's provider (see expected.hpp).
+Values expected_answers(const Exercise& exercise, const InputList& inputs);
 
 // Grades a program's standard output against the reference answers for `inputs`.
 ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, std::string_view output,

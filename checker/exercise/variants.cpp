@@ -1,5 +1,7 @@
 #include "checker/exercise/variants.hpp"
 
+#include <algorithm>
+
 #include "checker/common/hashing.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/common/json_fields.hpp"
@@ -105,12 +107,15 @@ std::size_t draw_length(const LengthRange& range, Draw& draw) {
     return range.drawn ? range.lo + draw.up_to(range.hi - range.lo) : range.lo;
 }
 
-Vector<Real> draw_vector(const Grid& g, std::size_t length, bool nonzero, Draw& draw) {
+// `nonzero`: never all zeros; `distinct`: never all coordinates equal (a constant row has no
+// LayerNorm with eps 0, and some shift makes it zero).
+Vector<Real> draw_vector(const Grid& g, std::size_t length, bool nonzero, bool distinct, Draw& draw) {
     for (int attempt = 0;; ++attempt) {
         Vector<Real> v(length);
         bool any = false;
         for (Real& x : v) any = (x = draw_from(g, draw)) != 0 || any;
-        if (any || !nonzero || attempt > 100) return v;
+        const bool varied = std::any_of(v.begin(), v.end(), [&](const Real& x) { return x != v.front(); });
+        if (((any || !nonzero) && (varied || !distinct)) || attempt > 100) return v;
     }
 }
 
@@ -157,8 +162,8 @@ std::string draw_value(const std::string& kind, const Json& spec, const std::str
     if (kind == "vector") {
         const Grid g = read_grid(spec, where);
         const LengthRange length = read_length(field(spec, "length", where), where + ".length");
-        const bool nonzero = flag(spec, "nonzero", where);
-        return format_value(Value{draw_vector(g, draw_length(length, draw), nonzero, draw)}, 20);
+        const bool nonzero = flag(spec, "nonzero", where), distinct = flag(spec, "distinct", where);
+        return format_value(Value{draw_vector(g, draw_length(length, draw), nonzero, distinct, draw)}, 20);
     }
     if (kind == "matrix") {
         const Grid g = read_grid(spec, where);

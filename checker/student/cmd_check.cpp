@@ -17,6 +17,7 @@ struct CheckOptions {
 
 int check(const Context& context, const CheckOptions& o) {
     const Workspace workspace(context.root);
+    if (o.variant) require_carried_variant(workspace.exercises().answers(), *o.variant, context.lang);
     const auto chosen = workspace.select(o.ids);
     const auto results = workspace.check(chosen, AnswerCompareOptions{o.reveal}, o.variant);
     bool all_done = true;
