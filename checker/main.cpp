@@ -43,6 +43,8 @@ int main(int argc, char** argv) {
     add_rerun_command(app, context);
     add_verify_command(app, context);
     add_explain_command(app, context);
+    add_gradescope_package_command(app, context);
+    add_classroom_command(app, context);
 
     try {
         app.parse(argc, argv);

@@ -31,6 +31,8 @@ void add_watch_command(CLI::App& app, Context& context);
 void add_run_command(CLI::App& app, Context& context);
 void add_grade_command(CLI::App& app, Context& context);
 void add_explain_command(CLI::App& app, Context& context);
+void add_gradescope_package_command(CLI::App& app, Context& context);
+void add_classroom_command(CLI::App& app, Context& context);
 
 // `blockcheck` with no command: check every exercise.
 int run_default_check(const Context& context);
