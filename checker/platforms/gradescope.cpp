@@ -19,8 +19,10 @@ Json feedback_test(const Json& test) {
 Json gradescope_results(const StudentRecord& scored, const StudentRecord* book) {
     Json base = gradescope_json(scored);
     Json tests = Json::array();
-    if (book)
-        for (const Json& test : gradescope_json(*book).at("tests")) tests.push_back(feedback_test(test));
+    if (book) {
+        const Json feedback = gradescope_json(*book);
+        for (const Json& test : feedback.at("tests")) tests.push_back(feedback_test(test));
+    }
     for (Json test : base.at("tests")) {
         test["visibility"] = book ? "after_due_date" : "visible";
         tests.push_back(std::move(test));

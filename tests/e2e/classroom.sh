@@ -5,7 +5,7 @@
 # student's repository: with the solved programs every test passes, with the templates every
 # test fails. In the copy, ./blockcheck runs the built binary (the command line is kept as written).
 set -euo pipefail
-blockcheck="$1"; root="$2"
+blockcheck="$(realpath "$1")"; root="$(realpath "$2")"
 ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
 export LANG=C BLOCKCHECK_ROOT="$root"
 fail() { echo "FAIL: $*" >&2; exit 1; }

@@ -5,7 +5,7 @@
 # every index, each end with the gradebook, summary and Canvas import of one unsharded run. The
 # Jobs' shard counts agree, and deploy/Dockerfile builds on Debian 12 with apt only.
 set -euo pipefail
-blockcheck="$1"; root="$2"
+blockcheck="$(realpath "$1")"; root="$(realpath "$2")"
 ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
 export LANG=C BLOCKCHECK_ROOT="$root"
 fail() { echo "FAIL: $*" >&2; exit 1; }

@@ -6,13 +6,13 @@
 set -euo pipefail
 blockcheck="$1"; root="$2"
 ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
-export LANG=C BLOCKCHECK_ROOT="$root"
+export BLOCKCHECK_ROOT="$root"   # LANG=C comes after the build: ccache hashes the locale
 fail() { echo "FAIL: $*" >&2; exit 1; }
 solved="$root/tests/solved/ch25"
 ag="$ws/autograder"   # stands for /autograder
 
 # 1. The package, as Gradescope unpacks it: the zip in source/, run_autograder copied beside it.
-"$blockcheck" gradescope-package "$ws/autograder.zip" --chapter ch25 --variants > "$ws/package.log"
+LANG=C "$blockcheck" gradescope-package "$ws/autograder.zip" --chapter ch25 --variants > "$ws/package.log"
 grep -q "grades 10 exercises, 49 points" "$ws/package.log" || fail "package summary: $(cat "$ws/package.log")"
 mkdir -p "$ag/source" "$ag/results"
 (cd "$ag/source" && cmake -E tar xf "$ws/autograder.zip")
@@ -35,6 +35,7 @@ else
     echo "setup.sh build: skipped (no ccache), reusing the built binary"
 fi
 [[ -x "$ag/source/build/blockcheck" ]] || fail "setup.sh build made no build/blockcheck"
+export LANG=C
 
 # 3. run_autograder on three submissions.
 echo '{"users": [{"email": "ada@example.edu", "id": 1, "name": "Ada"}]}' > "$ag/submission_metadata.json"
