@@ -19,13 +19,14 @@
 //     std::vector<double>               input_vector("row")   row = [3, 4]
 //     std::vector<std::vector<double>>  input_matrix("w")     w = [[1, 0], [0, 1]]
 //     bool                              input_boolean("b")    b = true
-// A missing or malformed input prints a message naming it on stderr and exits with 2.
+// A misspelled, missing or malformed input prints a message naming it (and listing the inputs
+// there are) on stderr and exits with 2.
 //
-// Answers:
-//     answer("name", 0.5)                 a number (any floating type)
-//     answer("name", 42L)                 an integer (any integer type)
-//     answer("name", vector)              [a, b, ...]
-//     answer("name", matrix)              [[a, b], [c, d]]
+// Answers (each line is flushed as soon as it is printed, so answers given before a crash count):
+//     answer("name", 0.5)                 a number (double, float, long double)
+//     answer("name", 42L)                 an integer (int, long, std::size_t, ...)
+//     answer("name", vector)              [a, b, ...]     std::vector of any number type
+//     answer("name", matrix)              [[a, b], [c, d]] std::vector of such vectors
 //     answer("name", true)                true or false
 //     answer_choice("name", "B")          a choice, as a bare word
 //     undefined("name")                   the quantity has no value
@@ -34,6 +35,14 @@
 //                                         carries, printed exactly as given
 // Doubles are printed with 17 significant digits ("%.16e"), so the exact double comes back
 // when the line is read; you never need to round an answer yourself.
+//
+// Scoring: each number is checked to the precision this exercise declares (decimal places, or
+// significant digits for small quantities), never to the digits the header prints; a value
+// within half a unit of the last declared digit is correct, fewer digits than declared is
+// too_few_digits, and only answer_decimal holds you to more.
+// 评分规则：每个数按本题声明的精度检查（小数位数，或对很小的量用有效数字），与头文件打印的位数
+// 无关；误差在声明的最后一位的半个单位以内即为正确，位数少于声明的判为 too_few_digits，只有
+// answer_decimal 会按写出的全部位数检查。
 //
 // Plain C++17 and only C headers underneath: it compiles in a blink.
 #ifndef BLOCKCHECK_STUDENT_HEADER
@@ -44,6 +53,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace bc {
@@ -104,10 +114,12 @@ inline const std::vector<Input>& inputs() {
 }
 
 inline const Input& find(const char* name) {
-    for (const Input& in : inputs())
+    std::string names;
+    for (const Input& in : inputs()) {
         if (in.name == name) return in;
-    fail(std::string("input '") + name + "' is missing from standard input (expected a line `" + name +
-         " = ...`)");
+        names += (names.empty() ? "" : ", ") + in.name;
+    }
+    fail(std::string("this exercise has no input '") + name + "'; its inputs are: " + names);
 }
 
 [[noreturn]] inline void malformed(const Input& in, const char* expected) {
@@ -176,15 +188,6 @@ struct Reader {
 
 inline void print_double(double x) { std::printf("%.16e", x); }
 
-inline void print_row(const std::vector<double>& row) {
-    std::printf("[");
-    for (std::size_t i = 0; i < row.size(); ++i) {
-        if (i) std::printf(", ");
-        print_double(row[i]);
-    }
-    std::printf("]");
-}
-
 inline void begin(const char* name) { std::printf("%s = ", name); }
 inline void end() {
     std::printf("\n");
@@ -237,48 +240,51 @@ inline bool input_boolean(const char* name) {
 
 // ---- answers --------------------------------------------------------------------------
 
-inline void answer(const char* name, double x) {
-    detail::begin(name);
-    detail::print_double(x);
-    detail::end();
-}
-inline void answer(const char* name, long double x) { answer(name, static_cast<double>(x)); }
+namespace detail {
 
-inline void answer(const char* name, long long n) {
-    detail::begin(name);
-    std::printf("%lld", n);
-    detail::end();
-}
-inline void answer(const char* name, unsigned long long n) {
-    detail::begin(name);
-    std::printf("%llu", n);
-    detail::end();
-}
-inline void answer(const char* name, int n) { answer(name, static_cast<long long>(n)); }
-inline void answer(const char* name, long n) { answer(name, static_cast<long long>(n)); }
-inline void answer(const char* name, unsigned n) { answer(name, static_cast<unsigned long long>(n)); }
-inline void answer(const char* name, unsigned long n) { answer(name, static_cast<unsigned long long>(n)); }
+template <class T>
+struct is_vector : std::false_type {};
+template <class T, class A>
+struct is_vector<std::vector<T, A>> : std::true_type {};
 
-inline void answer(const char* name, bool b) {
-    detail::begin(name);
-    std::printf("%s", b ? "true" : "false");
-    detail::end();
+// True for the values answer() prints: any integer, floating or bool, and vectors of them
+// nested to any depth (a vector is [a, b], a vector of vectors [[a, b], [c, d]]).
+template <class T>
+constexpr bool printable_answer() {
+    if constexpr (is_vector<T>::value) return printable_answer<typename T::value_type>();
+    else return std::is_arithmetic<T>::value;
 }
 
-inline void answer(const char* name, const std::vector<double>& v) {
-    detail::begin(name);
-    detail::print_row(v);
-    detail::end();
-}
-
-inline void answer(const char* name, const Matrix& m) {
-    detail::begin(name);
-    std::printf("[");
-    for (std::size_t r = 0; r < m.size(); ++r) {
-        if (r) std::printf(", ");
-        detail::print_row(m[r]);
+template <class T>
+void print_value(const T& x) {
+    if constexpr (is_vector<T>::value) {
+        std::printf("[");
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            if (i) std::printf(", ");
+            print_value(x[i]);
+        }
+        std::printf("]");
+    } else if constexpr (std::is_same<T, bool>::value) {
+        std::printf("%s", x ? "true" : "false");
+    } else if constexpr (std::is_floating_point<T>::value) {
+        print_double(static_cast<double>(x));
+    } else if constexpr (std::is_signed<T>::value) {
+        std::printf("%lld", static_cast<long long>(x));
+    } else {
+        std::printf("%llu", static_cast<unsigned long long>(x));
     }
-    std::printf("]");
+}
+
+}  // namespace detail
+
+// One answer line `name = value`, flushed at once: an answer printed before a crash still counts.
+template <class T>
+void answer(const char* name, const T& value) {
+    static_assert(detail::printable_answer<T>(),
+                  "answer(name, value) takes a number (integer or floating), a bool, or a std::vector of them "
+                  "(nested for a matrix); use answer_choice or answer_decimal for text");
+    detail::begin(name);
+    detail::print_value(value);
     detail::end();
 }
 

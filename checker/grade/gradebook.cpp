@@ -184,57 +184,12 @@ std::string score_text(double score) {
 // ---------------------------------------------------------------------------------------------
 // gradebook.csv
 
-std::string csv_field(std::string_view text) {
-    if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
-
-std::vector<std::vector<std::string>> parse_csv(std::string_view text) {
-    std::vector<std::vector<std::string>> rows;
-    std::vector<std::string> row;
-    std::string cell;
-    bool quoted = false, any = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        any = true;
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') cell += '"', ++i;
-            else if (c == '"') quoted = false;
-            else cell += c;
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            row.push_back(std::move(cell));
-            cell.clear();
-        } else if (c == '\n' || c == '\r') {
-            if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-            row.push_back(std::move(cell));
-            cell.clear();
-            rows.push_back(std::move(row));
-            row.clear();
-            any = false;
-        } else {
-            cell += c;
-        }
-    }
-    if (any) {
-        row.push_back(std::move(cell));
-        rows.push_back(std::move(row));
-    }
-    return rows;
-}
-
 std::string gradebook_csv(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students) {
     std::string out = "student";
-    for (const Exercise* e : exercises) out += "," + csv_field(e->id);
+    for (const Exercise* e : exercises) out += "," + csv_cell(e->id);
     out += ",total\r\n";
     for (const StudentRecord& s : students) {
-        out += csv_field(s.student);
+        out += csv_cell(s.student);
         for (const Exercise* e : exercises) {
             auto it = std::find_if(s.exercises.begin(), s.exercises.end(), [&](auto& r) { return r.id == e->id; });
             out += ",";

@@ -4,6 +4,7 @@
 // renders exactly as one run over the same students would.
 #pragma once
 
+#include "checker/common/csv.hpp"
 #include "checker/exercise/exercise_set.hpp"
 
 #include <nlohmann/json.hpp>
@@ -60,7 +61,7 @@ StudentRecord student_from_json(const nlohmann::json& json);
 std::string score_text(double score);
 
 // One row a student (sorted as given), one column an exercise of `exercises` (in that order),
-// then the total; RFC 4180 quoting, CRLF line ends. Parts the grader failed on are credited (as
+// then the total; cells written by csv_cell (RFC 4180, no formula), CRLF line ends. Parts the grader failed on are credited (as
 // grade_part and failed_exercise do); summary.txt lists them.
 std::string gradebook_csv(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students);
 
@@ -81,12 +82,6 @@ std::string summary_text(const std::vector<const Exercise*>& exercises, const st
 // newline and carriage return are dropped, and & < > " ' are escaped; in attributes newlines,
 // tabs and carriage returns are written as character references.
 std::string xml_escape(std::string_view text, bool attribute = false);
-
-// A CSV field per RFC 4180: quoted when it holds a comma, quote, CR or LF (quotes doubled).
-std::string csv_field(std::string_view text);
-
-// Reads a CSV file's rows (RFC 4180); used to read gradebooks back.
-std::vector<std::vector<std::string>> parse_csv(std::string_view text);
 
 // Writes `content` to `file` through a temporary name in the same folder and a rename, so a
 // reader sees the old file or the new one, never a part.
