@@ -1,5 +1,6 @@
 #include "checker/platforms/lms.hpp"
 
+#include "checker/common/csv.hpp"
 #include "checker/common/json_exact.hpp"
 
 #include <fmt/format.h>
@@ -13,13 +14,6 @@
 namespace blockcheck {
 
 namespace {
-
-// A CSV cell a spreadsheet will not run as a formula: text starting with = + - @ (or a tab or
-// carriage return, which some spreadsheets skip before looking) gets a leading apostrophe.
-std::string safe_cell(std::string_view text) {
-    const bool formula = !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
-    return csv_field(formula ? "'" + std::string(text) : std::string(text));
-}
 
 struct CsvRow {
     std::vector<std::string> cells;
@@ -120,12 +114,12 @@ bool moodle_by_email(const Roster* roster) {
 std::string header_row(Lms lms, const std::string& assignment, double points, const Roster* roster) {
     switch (lms) {
         case Lms::canvas:
-            return "Student,ID,SIS User ID,SIS Login ID,Section," + safe_cell(assignment) + "\r\n" +
+            return "Student,ID,SIS User ID,SIS Login ID,Section," + csv_cell(assignment) + "\r\n" +
                    "    Points Possible,,,,," + score_text(points) + "\r\n";
         case Lms::moodle:
-            return std::string(moodle_by_email(roster) ? "Email address" : "ID number") + "," + safe_cell(assignment) + "\r\n";
+            return std::string(moodle_by_email(roster) ? "Email address" : "ID number") + "," + csv_cell(assignment) + "\r\n";
         case Lms::blackboard:
-            return "Username," + safe_cell(fmt::format("{} [Total Pts: {} Score]", assignment, score_text(points))) + "\r\n";
+            return "Username," + csv_cell(fmt::format("{} [Total Pts: {} Score]", assignment, score_text(points))) + "\r\n";
     }
     return {};
 }
@@ -134,12 +128,12 @@ std::string student_row(Lms lms, const RosterEntry& who, double score, const Ros
     const std::string grade = score_text(score);
     switch (lms) {
         case Lms::canvas:
-            return fmt::format("{},{},{},{},{},{}\r\n", safe_cell(who.name.empty() ? who.submission : who.name),
-                               safe_cell(who.canvas_id), safe_cell(who.sis_user_id), safe_cell(who.sis_login_id),
-                               safe_cell(who.section), grade);
+            return fmt::format("{},{},{},{},{},{}\r\n", csv_cell(who.name.empty() ? who.submission : who.name),
+                               csv_cell(who.canvas_id), csv_cell(who.sis_user_id), csv_cell(who.sis_login_id),
+                               csv_cell(who.section), grade);
         case Lms::moodle:
-            return fmt::format("{},{}\r\n", safe_cell(moodle_by_email(roster) ? who.email : who.id_number), grade);
-        case Lms::blackboard: return fmt::format("{},{}\r\n", safe_cell(who.username), grade);
+            return fmt::format("{},{}\r\n", csv_cell(moodle_by_email(roster) ? who.email : who.id_number), grade);
+        case Lms::blackboard: return fmt::format("{},{}\r\n", csv_cell(who.username), grade);
     }
     return {};
 }
