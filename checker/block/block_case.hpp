@@ -1,4 +1,4 @@
-// Block case files (block-case.md): a configuration, one block's weights and input rows.
+// Block case files (docs/block-case.md): a configuration, one block's weights and input rows.
 #pragma once
 
 #include "checker/common/json_exact.hpp"

@@ -41,9 +41,9 @@ int forward_at(const ForwardOptions& options) {
     std::string out = "{\n  \"output\": " + rows_json(y, digits, "  ");
     if (options.trace) {
         out += ",\n  \"trace\": {\n";
-        for (std::size_t i = 0; i < trace.size(); ++i)
-            out += fmt::format("    \"{}\": {}{}\n", trace[i].first, rows_json(trace[i].second, digits, "    "),
-                               i + 1 < trace.size() ? "," : "");
+        std::size_t i = 0;
+        for (const auto& [name, value] : trace)
+            out += fmt::format("    \"{}\": {}{}\n", name, rows_json(value, digits, "    "), ++i < trace.size() ? "," : "");
         out += "  }";
     }
     fmt::print("{}\n}}\n", out);
@@ -61,7 +61,7 @@ void add_forward_command(CLI::App& app, Context& context) {
         ->capture_default_str();
     cmd->add_option("--digits", options->digits, "significant digits to print (default: all the precision carries)")
         ->check(CLI::Range(1, 100));
-    cmd->add_flag("--trace", options->trace, "also print every intermediate value (N, Q, K, V, ... output)");
+    cmd->add_flag("--trace", options->trace, "also print every intermediate value (N, Q, K, V, ..., attention_weights/h, ..., output)");
     cmd->callback([&context, options] {
         context.run = [options] {
             if (options->precision == "double") return forward_at<double>(*options);

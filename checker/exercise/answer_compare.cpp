@@ -63,7 +63,7 @@ Text places(int n) {
 Text join(const Text& a, const Text& b) { return {a.en + b.en, a.zh + b.zh}; }
 
 // "; expected 0.848528137424" when revealing, nothing otherwise.
-Text reveal_text(const Value& expected, const CompareOptions& options) {
+Text reveal_text(const Value& expected, const AnswerCompareOptions& options) {
     if (!options.reveal) return {};
     std::string value = format_value(expected, 12);
     return {"; expected " + value, "；正确值为 " + value};
@@ -299,7 +299,7 @@ Text too_few_text(const Cell& cell, const ElementGrade& g, int digits) {
 }
 
 Text numbers_message(const AnswerSpec& spec, const std::vector<Cell>& cells, const CellSummary& s,
-                     const Value& expected, const CompareOptions& options) {
+                     const Value& expected, const AnswerCompareOptions& options) {
     const Cell& cell = cells[s.worst];
     const ElementGrade& g = s.grades[s.worst];
     if (s.verdict == Verdict::wrong)
@@ -312,7 +312,7 @@ Text numbers_message(const AnswerSpec& spec, const std::vector<Cell>& cells, con
 }
 
 PartResult grade_numbers(const AnswerSpec& spec, const ProgramLine& given, const Value& expected,
-                         const CompareOptions& options) {
+                         const AnswerCompareOptions& options) {
     auto cells = pair_cells(given.value, expected);
     if (!cells) return result(spec, &given, Verdict::wrong, shape_mismatch(expected, given.value));
     CellSummary s = grade_cells(*cells, spec.digits);
@@ -332,7 +332,7 @@ PartResult grade_numbers(const AnswerSpec& spec, const ProgramLine& given, const
 // ---- integers ----------------------------------------------------------------------------
 
 PartResult grade_integer(const AnswerSpec& spec, const ProgramLine& given, const Real& expected,
-                         const CompareOptions& options) {
+                         const AnswerCompareOptions& options) {
     auto* number = std::get_if<NumberText>(&given.value);
     if (!number) return result(spec, &given, Verdict::wrong, shape_mismatch(Value(expected), given.value));
     Text reveal = reveal_text(Value(expected), options);
@@ -368,7 +368,7 @@ Text explained(Text message, const AnswerSpec& spec) {
     return {message.en + ". " + spec.explain.en, message.zh + "。" + spec.explain.in(Lang::zh)};
 }
 
-PartResult grade_boolean(const AnswerSpec& spec, const ProgramLine& given, bool expected, const CompareOptions& options) {
+PartResult grade_boolean(const AnswerSpec& spec, const ProgramLine& given, bool expected, const AnswerCompareOptions& options) {
     auto* number = std::get_if<NumberText>(&given.value);
     if (number && (number->text == "0" || number->text == "1"))
         return result(spec, &given, Verdict::wrong,
@@ -397,7 +397,7 @@ std::string lower(std::string s) {
 }
 
 PartResult grade_choice(const AnswerSpec& spec, const ProgramLine& given, const Choice& expected,
-                        const CompareOptions& options) {
+                        const AnswerCompareOptions& options) {
     auto word = given_word(given.value);
     if (!word) return result(spec, &given, Verdict::wrong, shape_mismatch(Value(expected), given.value));
     // choices match as words, case-insensitively
@@ -457,7 +457,7 @@ PartResult grader_fault(const AnswerSpec& spec, const ProgramLine* given, const 
 
 // `undefined` on either side; nullopt when neither side is undefined.
 std::optional<PartResult> grade_undefined(const AnswerSpec& spec, const ProgramLine& given, const Value& expected,
-                                          const CompareOptions& options) {
+                                          const AnswerCompareOptions& options) {
     bool expected_undefined = std::holds_alternative<Undefined>(expected);
     bool given_undefined = std::holds_alternative<Undefined>(given.value);
     if (!expected_undefined && !given_undefined) return std::nullopt;
@@ -539,7 +539,7 @@ bool is_whole_text(std::string_view text) {
 }
 
 PartResult grade_part(const AnswerSpec& spec, const ProgramLine* given, const Value& expected,
-                      const CompareOptions& options) {
+                      const AnswerCompareOptions& options) {
     if (!given)
         return result(spec, nullptr, Verdict::missing,
                       {fmt::format("no line `{} = ...` in the output", spec.name),

@@ -53,13 +53,13 @@ struct PartResult {
     int line = 0;                                // the answer's line; 0 when missing
 };
 
-struct CompareOptions {
+struct AnswerCompareOptions {
     bool reveal = false;  // show the expected value in wrong messages
 };
 
 // Grades one part; `given` is nullptr when the output has no line for it.
 PartResult grade_part(const AnswerSpec& spec, const ProgramLine* given, const Value& expected,
-                      const CompareOptions& options);
+                      const AnswerCompareOptions& options);
 
 // A part whose line could not be read: verdict unparseable, message naming the line and text.
 PartResult unparseable_part(const AnswerSpec& spec, const ProtocolIssue& issue);

@@ -1,6 +1,7 @@
 #include "checker/exercise/exercise_set.hpp"
 
 #include "checker/common/json_exact.hpp"
+#include "checker/common/json_fields.hpp"
 #include "checker/exercise/protocol.hpp"
 
 #include <fmt/format.h>
@@ -12,80 +13,61 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-const Json& required(const Json& object, const std::string& key, const std::string& where) {
-    auto it = object.find(key);
-    if (it == object.end()) throw InputFileError(where + ": missing field \"" + key + "\"");
-    return *it;
-}
-
-std::string text_field(const Json& object, const std::string& key, const std::string& where) {
-    const Json& value = required(object, key, where);
-    if (!value.is_string()) throw InputFileError(where + "." + key + ": expected a string");
-    return value.get<std::string>();
-}
-
-Text bilingual(const Json& object, const std::string& key, const std::string& where) {
-    const Json& value = required(object, key, where);
-    if (!value.is_object()) throw InputFileError(where + "." + key + ": expected {\"en\": ..., \"zh\": ...}");
-    return {text_field(value, "en", where + "." + key), text_field(value, "zh", where + "." + key)};
-}
-
 AnswerSpec read_answer(const Json& json, const std::string& where, std::vector<std::string>& options) {
     AnswerSpec spec;
-    spec.name = text_field(json, "name", where);
-    const std::string kind = text_field(json, "kind", where);
+    spec.name = string_field(json, "name", where);
+    const std::string kind = string_field(json, "kind", where);
     auto parsed = answer_kind_from_name(kind);
-    if (!parsed) throw InputFileError(where + ".kind: unknown kind \"" + kind + "\"");
+    if (!parsed) throw InputFileError(field_path(where, "kind") + ": unknown kind \"" + kind + "\"");
     spec.kind = *parsed;
     spec.points = json.value("points", 1.0);
-    if (spec.points <= 0) throw InputFileError(where + ".points: must be positive");
+    if (spec.points <= 0) throw InputFileError(field_path(where, "points") + ": must be positive");
     spec.digits = json.value("digits", 6);
-    if (json.contains("explain")) spec.explain = bilingual(json, "explain", where);
+    if (json.contains("explain")) spec.explain = text_field(json, "explain", where);
     if (json.contains("options")) options = json["options"].get<std::vector<std::string>>();
     return spec;
 }
 
 Exercise read_exercise(const std::filesystem::path& file) {
     const Json json = read_json_exact(file);
-    const std::string where = file.filename().string();
+    const std::string where = file.filename().string() + ":";
     Exercise e;
     e.file = file;
-    e.id = text_field(json, "id", where);
+    e.id = string_field(json, "id", where);
     if (e.id + ".json" != file.filename().string())
-        throw InputFileError(where + ".id: \"" + e.id + "\" does not match the file name");
-    e.chapter = text_field(json, "chapter", where);
-    e.kind = text_field(json, "kind", where);
+        throw InputFileError(field_path(where, "id") + ": \"" + e.id + "\" does not match the file name");
+    e.chapter = string_field(json, "chapter", where);
+    e.kind = string_field(json, "kind", where);
     if (e.kind != "exercise" && e.kind != "worked-example")
-        throw InputFileError(where + ".kind: expected \"exercise\" or \"worked-example\"");
+        throw InputFileError(field_path(where, "kind") + ": expected \"exercise\" or \"worked-example\"");
     e.section = json.value("section", "");
     e.order = json.value("order", 0);
-    e.title = bilingual(json, "title", where);
-    e.prompt = bilingual(json, "prompt", where);
-    e.source = text_field(json, "source", where);
-    for (auto& [name, value] : required(json, "inputs", where).items()) {
-        if (!value.is_string()) throw InputFileError(where + ".inputs." + name + ": expected protocol text");
+    e.title = text_field(json, "title", where);
+    e.prompt = text_field(json, "prompt", where);
+    e.source = string_field(json, "source", where);
+    for (auto& [name, value] : required_field(json, "inputs", where).items()) {
+        if (!value.is_string()) throw InputFileError(field_path(where, "inputs") + "." + name + ": expected protocol text, got " + json_shown(value));
         try {
             parse_reading(value.get<std::string>());
         } catch (const ProtocolError& error) {
-            throw InputFileError(where + ".inputs." + name + ": " + error.what());
+            throw InputFileError(field_path(where, "inputs") + "." + name + ": " + error.what());
         }
         e.inputs.emplace_back(name, value.get<std::string>());
     }
     e.variants = json.value("variants", Json::object());
     for (auto& [name, spec] : e.variants.items())
         if (std::none_of(e.inputs.begin(), e.inputs.end(), [&](auto& input) { return input.first == name; }))
-            throw InputFileError(where + ".variants." + name + ": no input of that name");
-    const Json& answers = required(json, "answers", where);
+            throw InputFileError(field_path(where, "variants") + "." + name + ": no input of that name");
+    const Json& answers = required_field(json, "answers", where);
     for (std::size_t i = 0; i < answers.size(); ++i) {
         std::vector<std::string> options;
-        e.answers.push_back(read_answer(answers[i], fmt::format("{}.answers[{}]", where, i), options));
+        e.answers.push_back(read_answer(answers[i], field_path(where, fmt::format("answers[{}]", i)), options));
         if (!options.empty()) e.options[e.answers.back().name] = options;
     }
     if (json.contains("hints"))
         for (std::size_t i = 0; i < json["hints"].size(); ++i)
-            e.hints.push_back({text_field(json["hints"][i], "en", fmt::format("{}.hints[{}]", where, i)),
-                               text_field(json["hints"][i], "zh", fmt::format("{}.hints[{}]", where, i))});
-    if (!reference_solutions().count(e.id)) throw InputFileError(where + ": no reference solution for \"" + e.id + "\"");
+            e.hints.push_back(text_of(json["hints"][i], field_path(where, fmt::format("hints[{}]", i))));
+    if (!reference_solutions().count(e.id)) throw InputFileError(where + " no reference solution for \"" + e.id + "\"");
     return e;
 }
 
@@ -154,9 +136,9 @@ ExerciseSet ExerciseSet::only_chapters(const std::vector<std::string>& chapters)
 
 void ExerciseSet::read_chapter(const std::filesystem::path& file) {
     const Json json = read_json_exact(file);
-    const std::string where = file.string();
-    Chapter chapter{bilingual(json, "title", where), json.value("order", 0)};
-    chapters_[text_field(json, "chapter", where)] = chapter;
+    const std::string where = file.string() + ":";
+    Chapter chapter{text_field(json, "title", where), json.value("order", 0)};
+    chapters_[string_field(json, "chapter", where)] = chapter;
 }
 
 const Text& ExerciseSet::chapter_title(const std::string& chapter) const { return chapters_.at(chapter).title; }

@@ -93,7 +93,7 @@ Values reference_answers(const Exercise& exercise, const InputList& inputs) {
 }
 
 ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, std::string_view output,
-                            const CompareOptions& options) {
+                            const AnswerCompareOptions& options) {
     Values expected;
     try {
         expected = reference_answers(exercise, inputs);
@@ -145,7 +145,7 @@ ExerciseResult failed_exercise(const Exercise& exercise, Verdict verdict, Text n
 }
 
 ExerciseResult check_program(const Exercise& exercise, const std::filesystem::path& source, const InputList& inputs,
-                             const RunSettings& settings, const CompareOptions& options) {
+                             const RunSettings& settings, const AnswerCompareOptions& options) {
     const CompileResult build = compile_program(source, settings.include_dir, settings.cache_dir);
     if (!build.ok) {
         ExerciseResult r = failed_exercise(exercise, Verdict::compile_error, {build.diagnostics, build.diagnostics});

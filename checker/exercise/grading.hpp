@@ -34,7 +34,7 @@ Values reference_answers(const Exercise& exercise, const InputList& inputs);
 
 // Grades a program's standard output against the reference answers for `inputs`.
 ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, std::string_view output,
-                            const CompareOptions& options);
+                            const AnswerCompareOptions& options);
 
 // Every part lost to the same cause (compile error, crash, timeout, output flood, grader fault).
 ExerciseResult failed_exercise(const Exercise& exercise, Verdict verdict, Text note);
@@ -54,6 +54,6 @@ struct RunSettings {
 
 // Compiles (or reuses) the program, runs it on the inputs, grades what it printed.
 ExerciseResult check_program(const Exercise& exercise, const std::filesystem::path& source, const InputList& inputs,
-                             const RunSettings& settings, const CompareOptions& options);
+                             const RunSettings& settings, const AnswerCompareOptions& options);
 
 }  // namespace blockcheck

@@ -1,6 +1,6 @@
 #include "checker/exercise/variants.hpp"
 
-#include "checker/run/compile.hpp"
+#include "checker/common/hashing.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/exercise/protocol.hpp"
 

@@ -4,6 +4,8 @@
 #include "checker/grade/batch.hpp"
 
 #include "checker/grade/archive.hpp"
+#include "checker/common/files.hpp"
+#include "checker/common/hashing.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/grade/report_html.hpp"
 #include "checker/exercise/variants.hpp"
@@ -18,7 +20,6 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <set>
@@ -40,48 +41,13 @@ constexpr std::size_t max_walk_entries = 20000;      // entries looked at in one
 constexpr std::size_t max_binary_bytes = 64u << 20;  // a bigger program is the student's doing, never a copy to fail
 constexpr const char* manifest_name = ".grade-run.json";
 
-std::string hex(std::uint64_t value) { return fmt::format("{:016x}", value); }
-
-// Adds one field to a running hash, length first so that fields cannot run into each other.
-std::uint64_t hash_field(std::uint64_t hash, std::string_view field) {
-    hash = content_hash(std::to_string(field.size()) + ":", hash);
-    return content_hash(field, hash);
-}
-
-std::optional<std::string> read_file(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) return std::nullopt;
-    return text;
-}
-
 // ---------------------------------------------------------------------------------------------
 // What a result depends on besides the student's sources.
 
 // The grader binary's bytes (the reference solutions and the comparison live in it).
 std::string grader_binary_hash() {
-    static const std::string hash = hex(content_hash(read_file("/proc/self/exe").value_or("unknown grader")));
+    static const std::string hash = hex(content_hash(read_file_if_readable("/proc/self/exe").value_or("unknown grader")));
     return hash;
-}
-
-// The compiler as PATH resolves it: path, size and modification time.
-std::string compiler_identity() {
-    const char* path = std::getenv("PATH");
-    std::string_view dirs = path ? path : "/usr/bin:/bin";
-    while (!dirs.empty()) {
-        const auto colon = dirs.find(':');
-        const fs::path candidate = fs::path(dirs.substr(0, colon)) / "g++";
-        std::error_code ec;
-        if (::access(candidate.c_str(), X_OK) == 0) {
-            const fs::path real = fs::canonical(candidate, ec);
-            const auto size = fs::file_size(real, ec);
-            const auto time = fs::last_write_time(real, ec).time_since_epoch().count();
-            return real.string() + "|" + std::to_string(size) + "|" + std::to_string(time);
-        }
-        dirs = colon == std::string_view::npos ? std::string_view{} : dirs.substr(colon + 1);
-    }
-    return "no g++";
 }
 
 std::uint64_t hash_limits(std::uint64_t h, const Limits& l) {
@@ -93,7 +59,7 @@ std::uint64_t hash_limits(std::uint64_t h, const Limits& l) {
 std::uint64_t run_fingerprint(const ExerciseSet& set, const GradeSettings& s, Isolation isolation) {
     std::uint64_t h = content_hash("blockcheck-grade-1");
     h = hash_field(h, grader_binary_hash());
-    h = hash_field(h, compiler_identity());
+    h = hash_field(h, compiler_identity("g++"));
     std::vector<fs::path> headers;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(s.include_dir, ec))
@@ -101,11 +67,11 @@ std::uint64_t run_fingerprint(const ExerciseSet& set, const GradeSettings& s, Is
     std::sort(headers.begin(), headers.end());
     for (const fs::path& header : headers) {
         h = hash_field(h, header.filename().string());
-        h = hash_field(h, read_file(header).value_or("<unreadable>"));
+        h = hash_field(h, read_file_if_readable(header).value_or("<unreadable>"));
     }
     for (const Exercise& e : set.all()) {
         h = hash_field(h, e.id);
-        h = hash_field(h, read_file(e.file).value_or("<unreadable>"));
+        h = hash_field(h, read_file_if_readable(e.file).value_or("<unreadable>"));
     }
     h = hash_limits(h, s.run_limits);
     h = hash_limits(h, s.compile_limits);
@@ -119,7 +85,7 @@ std::string exercises_fingerprint(const ExerciseSet& set) {
     std::uint64_t h = content_hash("blockcheck-exercises-1");
     for (const Exercise& e : set.all()) {
         h = hash_field(h, e.id);
-        h = hash_field(h, read_file(e.file).value_or("<unreadable>"));
+        h = hash_field(h, read_file_if_readable(e.file).value_or("<unreadable>"));
     }
     return hex(h);
 }
@@ -406,14 +372,14 @@ std::string Batch::student_key(const Job& job) const {
     h = hash_field(h, job.submission->student);
     for (std::size_t i = 0; i < set_.all().size(); ++i) {
         h = hash_field(h, job.sources.relative[i]);
-        h = hash_field(h, job.sources.file[i].empty() ? "<none>" : read_file(job.sources.file[i]).value_or("<unreadable>"));
+        h = hash_field(h, job.sources.file[i].empty() ? "<none>" : read_file_if_readable(job.sources.file[i]).value_or("<unreadable>"));
     }
     return hex(h);
 }
 
 std::optional<StudentRecord> Batch::earlier_result(const Job& job) const {
     if (settings_.regrade) return std::nullopt;
-    const auto text = read_file(results_dir_ / (job.submission->student + ".json"));
+    const auto text = read_file_if_readable(results_dir_ / (job.submission->student + ".json"));
     if (!text) return std::nullopt;
     try {
         StudentRecord earlier = student_from_json(nlohmann::json::parse(*text));
@@ -548,7 +514,7 @@ ExerciseRecord Batch::grade_program(const Exercise& e, const fs::path& source, s
             run_seconds_ += run_seconds;
         }
         result = run.status == RunStatus::exited && run.exit_code == 0
-                     ? grade_output(e, inputs, run.out, CompareOptions{settings_.reveal})
+                     ? grade_output(e, inputs, run.out, AnswerCompareOptions{settings_.reveal})
                      : failed_exercise(e, verdict_of_end(run.status), describe_end(run, settings_.run_limits));
         run_seconds = run.wall_seconds;
     }
@@ -704,7 +670,7 @@ std::vector<StudentRecord> merge_outputs(const std::vector<fs::path>& shard_outs
                 const fs::path result = dir / "results" / (student + ".json");
                 StudentRecord record;
                 try {
-                    const auto text = read_file(result);
+                    const auto text = read_file_if_readable(result);
                     if (!text) throw std::runtime_error("cannot be read");
                     record = student_from_json(nlohmann::json::parse(*text));
                 } catch (const std::exception& e) {
@@ -740,8 +706,8 @@ std::vector<StudentRecord> merge_outputs(const std::vector<fs::path>& shard_outs
         const fs::path source_dir = from[student];
         if (!fs::equivalent(source_dir, out)) {
             write_file_atomically(out / "results" / (student + ".json"),
-                                  read_file(source_dir / "results" / (student + ".json")).value_or(dump_json(student_json(record))));
-            const auto gradescope = read_file(source_dir / "gradescope" / (student + ".json"));
+                                  read_file_if_readable(source_dir / "results" / (student + ".json")).value_or(dump_json(student_json(record))));
+            const auto gradescope = read_file_if_readable(source_dir / "gradescope" / (student + ".json"));
             write_file_atomically(out / "gradescope" / (student + ".json"),
                                   gradescope ? *gradescope : dump_json(gradescope_json(record)));
         }

@@ -2,6 +2,7 @@
 // output and cache) and warm (nothing changed), and where the time went.
 #include "checker/grade/archive.hpp"
 #include "checker/grade/batch.hpp"
+#include "checker/common/files.hpp"
 
 #include <fmt/format.h>
 
@@ -16,12 +17,6 @@ namespace blockcheck {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_text(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + file.string());
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // A program that prints an answer of the right shape but the wrong value for every part
 // (`k` makes different students' wrong programs differ).
@@ -66,13 +61,13 @@ Class write_class(const fs::path& root, const ExerciseSet& set, const fs::path& 
         for (std::size_t x = 0; x < all.size(); ++x) {
             const Exercise& e = all[x];
             const fs::path solved_file = root / "tests/solved" / e.chapter / e.file_name();
-            const std::string solved = fs::exists(solved_file) ? read_text(solved_file) : read_text(root / e.source);
-            const std::string templ = read_text(root / e.source);
+            const std::string solved = fs::exists(solved_file) ? read_file(solved_file) : read_file(root / e.source);
+            const std::string templ = read_file(root / e.source);
             if (kind < 4) put(files, e, templ, nested);
             else if (kind < 12) put(files, e, solved, nested);
             else if (kind < 17) put(files, e, x == i % all.size() ? wrong_program(e, int(i % 3)) : (x + i) % 2 ? solved : templ, nested);
             else if (kind == 17) put(files, e, x == 0 ? solved + "// " + id + "\n" : solved, nested);
-            else put(files, e, x == i % all.size() ? read_text(root / "tests/hostile" / (std::string(hostile[i % 6]) + ".cpp")) : solved, nested);
+            else put(files, e, x == i % all.size() ? read_file(root / "tests/hostile" / (std::string(hostile[i % 6]) + ".cpp")) : solved, nested);
         }
         (kind < 4 ? c.templates : kind < 12 ? c.solved : kind < 17 ? c.mixed : kind == 17 ? c.personalised : c.hostile) += 1;
         if (i % 10 == 9) {

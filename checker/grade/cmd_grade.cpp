@@ -2,6 +2,7 @@
 // outputs; `--gradescope` is Gradescope's run_autograder step for one submission.
 #include "checker/grade/batch.hpp"
 #include "checker/common/cli.hpp"
+#include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/platforms/gradescope.hpp"
 #include "checker/platforms/lms.hpp"
@@ -12,7 +13,6 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <thread>
@@ -56,11 +56,13 @@ public:
         const StudentRecord& s = *p.record;
         if (terminal_) {
             const std::size_t width = 30, filled = p.total ? p.done * width / p.total : width;
-            fmt::print("\r[{}{}] {}/{} {}  {:<24.24}", std::string(filled, '#'), std::string(width - filled, '.'), p.done,
-                       p.total, tr(lang_, "students", "名学生"), s.student);
+            fmt::print("\r[{}{}] {}  {:<24.24}", std::string(filled, '#'), std::string(width - filled, '.'),
+                       tr_format(lang_, "{done}/{total} students", "{done}/{total} 名学生", fmt::arg("done", p.done),
+                                 fmt::arg("total", p.total)),
+                       s.student);
             if (p.done == p.total) fmt::print("\n");
         } else {
-            std::string detail = !s.error.empty() ? std::string(tr(lang_, "unreadable: ", "无法读取：")) + s.error
+            std::string detail = !s.error.empty() ? tr_format(lang_, "unreadable: {error}", "无法读取：{error}", fmt::arg("error", s.error))
                                  : p.reused      ? std::string(tr(lang_, "unchanged", "未改动"))
                                                  : verdict_counts(s);
             fmt::print("[{:>{}}/{}] {:<20} {:>6}/{:<4} {}{}\n", p.done, std::to_string(p.total).size(), p.total, s.student,
@@ -98,11 +100,19 @@ GradeSettings settings_from(const Context& context, const GradeOptions& o) {
 }
 
 void print_report(const GradeReport& r, const fs::path& out, Lang lang) {
-    fmt::print("{}: {} {} ({} {}, {} {}{}) {} {:.1f} s; {} {}\n", tr(lang, "graded", "评分完成"), r.students.size(),
-               tr(lang, "students", "名学生"), r.graded, tr(lang, "graded", "已评分"), r.reused,
-               tr(lang, "unchanged", "未改动"),
-               r.bad_submissions ? fmt::format(", {} {}", r.bad_submissions, tr(lang, "unreadable", "无法读取")) : "",
-               tr(lang, "in", "用时"), r.wall_seconds, tr(lang, "gradebook:", "成绩表："), (out / "gradebook.csv").string());
+    // Two whole sentences per language: with and without unreadable submissions.
+    const bool unreadable = r.bad_submissions > 0;
+    const char* en = unreadable ? "graded: {students} students ({graded} graded, {reused} unchanged, {unreadable} unreadable) "
+                                  "in {seconds:.1f} s; gradebook: {gradebook}"
+                                : "graded: {students} students ({graded} graded, {reused} unchanged) in {seconds:.1f} s; "
+                                  "gradebook: {gradebook}";
+    const char* zh = unreadable ? "评分完成：{students} 名学生（已评分 {graded}，未改动 {reused}，无法读取 {unreadable}），"
+                                  "用时 {seconds:.1f} 秒；成绩表：{gradebook}"
+                                : "评分完成：{students} 名学生（已评分 {graded}，未改动 {reused}），用时 {seconds:.1f} 秒；"
+                                  "成绩表：{gradebook}";
+    fmt::print("{}\n", tr_format(lang, en, zh, fmt::arg("students", r.students.size()), fmt::arg("graded", r.graded),
+                                 fmt::arg("reused", r.reused), fmt::arg("unreadable", r.bad_submissions),
+                                 fmt::arg("seconds", r.wall_seconds), fmt::arg("gradebook", (out / "gradebook.csv").string())));
     if (r.grader_faults)
         fmt::print(stderr, "{}\n", tr(lang, "blockcheck: the grader failed on some programs (see summary.txt); run again to grade them",
                                        "blockcheck：评分程序在部分程序上出错（见 summary.txt）；再运行一次即可重新评分"));
@@ -161,21 +171,24 @@ int grade(const Context& context, const GradeOptions& o) {
     std::vector<std::string> ignored;
     std::vector<Submission> all = find_submissions(std::vector<fs::path>(o.dirs.begin(), o.dirs.end()), &ignored);
     for (const std::string& file : ignored)
-        fmt::print(stderr, "blockcheck: {} {}\n", tr(context.lang, "not a submission (ignored):", "不是提交（已忽略）："), file);
+        fmt::print(stderr, "{}\n", tr_format(context.lang, "blockcheck: not a submission (ignored): {file}",
+                                              "blockcheck：不是提交（已忽略）：{file}", fmt::arg("file", file)));
     std::vector<Submission> chosen;
     for (Submission& s : all)
         if (!settings.shard || in_shard(s.student, *settings.shard)) chosen.push_back(std::move(s));
     const Lang lang = context.lang;
-    fmt::print("{} {} {}{} {} {} {}{}\n", tr(lang, "grading", "评分："), chosen.size(), tr(lang, "students", "名学生"),
-               settings.shard ? fmt::format(" ({} {} {} {})", tr(lang, "shard", "分片"), settings.shard->text(),
-                                            tr(lang, "of", "，共"), all.size())
-                              : "",
-               tr(lang, "with", "并行"), settings.jobs, tr(lang, "jobs", "个任务"),
-               settings.variants ? tr(lang, ", variant inputs", "，使用变体输入") : "");
+    // The shard and the variants are clauses of their own, each a whole phrase in each language.
+    const std::string shard = settings.shard ? tr_format(lang, " (shard {shard} of {all})", "（分片 {shard}，共 {all} 名）",
+                                                         fmt::arg("shard", settings.shard->text()), fmt::arg("all", all.size()))
+                                             : "";
+    const std::string variants = settings.variants ? std::string(tr(lang, ", variant inputs", "，使用变体输入")) : "";
+    fmt::print("{}\n", tr_format(lang, "grading {students} students{shard} with {jobs} jobs{variants}",
+                                 "评分：{students} 名学生{shard}，并行 {jobs} 个任务{variants}", fmt::arg("students", chosen.size()),
+                                 fmt::arg("shard", shard), fmt::arg("jobs", settings.jobs), fmt::arg("variants", variants)));
     std::fflush(stdout);
     ProgressPrinter printer(::isatty(STDOUT_FILENO) != 0, lang);
     const GradeReport report = grade_submissions(set, chosen, settings, [&](const GradeProgress& p) { printer(p); });
-    fmt::print("{} {}\n", tr(lang, "isolation:", "隔离："), describe_isolation(report.isolation));
+    fmt::print("{}\n", tr_format(lang, "isolation: {how}", "隔离：{how}", fmt::arg("how", describe_isolation(report.isolation))));
     print_report(report, settings.out, lang);
     if (lms) write_lms_file(*lms, set, report.students, o, lang);
     return report.grader_faults ? 1 : 0;
@@ -188,8 +201,10 @@ int merge(const Context& context, const GradeOptions& o) {
     std::vector<std::string> warnings;
     const auto students = merge_outputs(std::vector<fs::path>(o.dirs.begin(), o.dirs.end()), o.out, set, &warnings);
     for (const std::string& w : warnings) fmt::print(stderr, "blockcheck: {}\n", w);
-    fmt::print("{} {} {} {} {} {}: {}\n", tr(context.lang, "merged", "已合并"), students.size(), tr(context.lang, "students from", "名学生，来自"),
-               o.dirs.size(), tr(context.lang, "outputs into", "个输出，写入"), o.out, (fs::path(o.out) / "gradebook.csv").string());
+    fmt::print("{}\n", tr_format(context.lang, "merged {students} students from {outputs} outputs into {out}: {gradebook}",
+                                 "已合并 {students} 名学生，来自 {outputs} 个输出，写入 {out}：{gradebook}",
+                                 fmt::arg("students", students.size()), fmt::arg("outputs", o.dirs.size()), fmt::arg("out", o.out),
+                                 fmt::arg("gradebook", (fs::path(o.out) / "gradebook.csv").string())));
     if (lms) write_lms_file(*lms, set, students, o, context.lang);
     return 0;
 }
@@ -198,7 +213,7 @@ int merge(const Context& context, const GradeOptions& o) {
 std::string gradescope_student(const fs::path& metadata) {
     if (!fs::exists(metadata)) return "submission";
     try {
-        const nlohmann::json m = nlohmann::json::parse(std::ifstream(metadata));
+        const nlohmann::json m = nlohmann::json::parse(read_file(metadata));
         for (const auto& user : m.at("users"))
             for (const char* field : {"email", "sid", "id"})
                 if (user.contains(field) && !user[field].is_null()) {
@@ -238,8 +253,9 @@ int gradescope(const Context& context, const GradeOptions& o) {
     const std::optional<StudentRecord> book = o.variants ? std::optional(graded_with(false)) : std::nullopt;
     fs::create_directories(results.parent_path());
     write_file_atomically(results, dump_json(gradescope_results(s, book ? &*book : nullptr)));
-    fmt::print("{}: {}/{} {}; {}\n", s.student, score_text(s.score), score_text(s.max_score),
-               tr(context.lang, "points", "分"), results.string());
+    fmt::print("{}\n", tr_format(context.lang, "{student}: {score}/{max} points; {results}", "{student}：{score}/{max} 分；{results}",
+                                 fmt::arg("student", s.student), fmt::arg("score", score_text(s.score)),
+                                 fmt::arg("max", score_text(s.max_score)), fmt::arg("results", results.string())));
     return 0;
 }
 
@@ -249,7 +265,7 @@ void add_grade_command(CLI::App& app, Context& context) {
     auto o = std::make_shared<GradeOptions>();
     CLI::App* cmd = app.add_subcommand("grade", "grade a batch of submissions (folders or .zip/.tar.gz, one per student) into a gradebook");
     cmd->add_option("dirs", o->dirs, "folders of submissions (with --merge: the output folders of the shards)");
-    cmd->add_option("--out", o->out, "where the gradebook, results/, junit.xml, gradescope/ and summary.txt go")
+    cmd->add_option("--out", o->out, "where the gradebook, results/, junit.xml, gradescope/, summary.txt and report.html go")
         ->capture_default_str();
     cmd->add_option("--jobs,-j", o->jobs, "programs compiled and run at once (default: the number of cores)");
     cmd->add_option("--chapter", o->chapters,
@@ -271,7 +287,8 @@ void add_grade_command(CLI::App& app, Context& context) {
     cmd->add_option("--memory", o->memory_mib, "MiB of memory a program may map")->capture_default_str();
     cmd->add_option("--compile-wall", o->compile_wall, "seconds the compiler may take on one program")->capture_default_str();
     cmd->footer(
-        "Outputs: gradebook.csv, results/<student>.json, junit.xml, gradescope/<student>.json, summary.txt.\n"
+        "Outputs: gradebook.csv, results/<student>.json, junit.xml, gradescope/<student>.json, summary.txt,\n"
+        "report.html.\n"
         "A student whose sources, inputs and grader are unchanged since the last run into the same --out is not\n"
         "graded again; an interrupted run picks up where it stopped. Exit 0 when the gradebook is written, 1 when\n"
         "the grader failed on some program (run again), 2 for bad usage.\n"

@@ -4,12 +4,8 @@
 
 #include <fmt/format.h>
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <stdexcept>
 
@@ -360,28 +356,6 @@ std::string summary_text(const std::vector<const Exercise*>& exercises, const st
 
 // ---------------------------------------------------------------------------------------------
 // Files
-
-void write_file_atomically(const fs::path& file, std::string_view content) {
-    static std::atomic<unsigned> counter{0};
-    const fs::path temporary =
-        file.parent_path() / (".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" + file.filename().string());
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out.write(content.data(), static_cast<std::streamsize>(content.size()));
-        out.flush();
-        if (!out) {
-            std::error_code ignored;
-            fs::remove(temporary, ignored);
-            throw std::runtime_error("cannot write '" + file.string() + "'");
-        }
-    }
-    std::error_code ec;
-    fs::rename(temporary, file, ec);
-    if (ec) {
-        fs::remove(temporary, ec);
-        throw std::runtime_error("cannot write '" + file.string() + "': " + ec.message());
-    }
-}
 
 std::string dump_json(const Json& json, int indent) {
     return json.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

@@ -83,10 +83,6 @@ std::string summary_text(const std::vector<const Exercise*>& exercises, const st
 // tabs and carriage returns are written as character references.
 std::string xml_escape(std::string_view text, bool attribute = false);
 
-// Writes `content` to `file` through a temporary name in the same folder and a rename, so a
-// reader sees the old file or the new one, never a part.
-void write_file_atomically(const std::filesystem::path& file, std::string_view content);
-
 // JSON text that never throws on invalid UTF-8 (it is replaced).
 std::string dump_json(const nlohmann::ordered_json& json, int indent = 2);
 

@@ -3,6 +3,7 @@
 // --exit-code` — and a STUDENTS.md saying how it works. The YAML has one fixed shape,
 // documented in docs/platforms.md, so that it can be read back line by line.
 #include "checker/common/cli.hpp"
+#include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/exercise/exercise_set.hpp"
 #include "checker/grade/gradebook.hpp"

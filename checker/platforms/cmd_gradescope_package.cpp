@@ -2,6 +2,7 @@
 // run_autograder at the top (from deploy/gradescope/) beside the sources needed to build
 // blockcheck, with the grading options written into run_autograder.
 #include "checker/common/cli.hpp"
+#include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/exercise/exercise_set.hpp"
 #include "checker/grade/archive.hpp"
@@ -10,8 +11,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 namespace blockcheck {
 namespace {
@@ -28,21 +27,13 @@ struct PackageOptions {
 constexpr const char* package_top_files[] = {"CMakeLists.txt", "blockcheck", "README.md"};
 constexpr const char* package_folders[] = {"checker", "solutions", "chapters", "data", "docs"};
 
-std::string file_text(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputFileError(file.string() + ": cannot be read");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 unsigned mode_of(const fs::path& file) {
     const fs::perms p = fs::status(file).permissions();
     return (p & fs::perms::owner_exec) != fs::perms::none ? 0755 : 0644;
 }
 
 ArchiveEntry entry_of(const fs::path& root, const fs::path& relative) {
-    return {relative.generic_string(), file_text(root / relative), "", false, mode_of(root / relative)};
+    return {relative.generic_string(), read_file(root / relative), "", false, mode_of(root / relative)};
 }
 
 // The sources, sorted, without hidden files and folders (.git, .blockcheck) or build output.
@@ -68,7 +59,7 @@ std::vector<ArchiveEntry> source_entries(const fs::path& root) {
 
 // run_autograder with its `grade_options=()` line filled in.
 std::string run_autograder_text(const fs::path& template_file, const PackageOptions& o) {
-    std::string text = file_text(template_file);
+    std::string text = read_file(template_file);
     const std::string line = "\ngrade_options=()\n";
     const auto at = text.find(line);
     if (at == std::string::npos) throw InputFileError(template_file.string() + ": no 'grade_options=()' line to fill in");
@@ -86,7 +77,7 @@ int gradescope_package(const Context& context, const PackageOptions& o) {
     // only_chapters checks the chapter names (the ids are plain words, safe inside quotes).
     const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
     const fs::path deploy = context.root / "deploy" / "gradescope";
-    std::vector<ArchiveEntry> entries = {{"setup.sh", file_text(deploy / "setup.sh"), "", false, 0755},
+    std::vector<ArchiveEntry> entries = {{"setup.sh", read_file(deploy / "setup.sh"), "", false, 0755},
                                          {"run_autograder", run_autograder_text(deploy / "run_autograder", o), "", false, 0755}};
     for (ArchiveEntry& e : source_entries(context.root)) entries.push_back(std::move(e));
     if (fs::path(o.out).has_parent_path()) fs::create_directories(fs::path(o.out).parent_path());

@@ -1,15 +1,14 @@
 #include "checker/platforms/lms.hpp"
 
 #include "checker/common/csv.hpp"
+#include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 namespace blockcheck {
 
@@ -184,13 +183,7 @@ Roster parse_roster(std::string_view text, const std::string& source) {
     return roster;
 }
 
-Roster read_roster(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputFileError(file.string() + ": the roster cannot be read");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_roster(text.str(), file.string());
-}
+Roster read_roster(const std::filesystem::path& file) { return parse_roster(read_file(file), file.string()); }
 
 void check_roster_for(const Roster& roster, Lms lms) {
     const auto ids = identifiers(lms);

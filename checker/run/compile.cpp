@@ -6,6 +6,9 @@
 //   build-<key>-<n>/ a private build folder, removed afterwards
 #include "checker/run/compile.hpp"
 
+#include "checker/common/files.hpp"
+#include "checker/common/hashing.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,25 +16,14 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
-#include <fstream>
 #include <mutex>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <vector>
 
 namespace blockcheck {
 
 namespace fs = std::filesystem;
-
-std::uint64_t content_hash(std::string_view bytes, std::uint64_t seed) {
-    std::uint64_t hash = seed;
-    for (unsigned char byte : bytes) {
-        hash ^= byte;
-        hash *= 1099511628211ull;
-    }
-    return hash;
-}
 
 Limits compiler_limits() {
     Limits limits;
@@ -52,72 +44,18 @@ const std::vector<std::string> compile_flags{"-std=c++17", "-O0", "-pipe", "-Wal
 
 using Clock = std::chrono::steady_clock;
 
-std::string hex(std::uint64_t value) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string text(16, '0');
-    for (int i = 15; i >= 0; --i, value >>= 4) text[static_cast<std::size_t>(i)] = digits[value & 15];
-    return text;
-}
-
-// Adds one field to a running hash, length first so that fields cannot run into each other.
-std::uint64_t hash_field(std::uint64_t hash, std::string_view field) {
-    hash = content_hash(std::to_string(field.size()) + ":", hash);
-    return content_hash(field, hash);
-}
-
-std::optional<std::string> read_bytes(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream content;
-    content << in.rdbuf();
-    if (in.bad()) return std::nullopt;
-    return std::move(content).str();
-}
-
 // A name no other thread or process uses at the same time.
 std::string unique_suffix() {
     static std::atomic<unsigned> counter{0};
     return std::to_string(::getpid()) + "-" + std::to_string(counter++);
 }
 
-// Writes to a temporary name then renames, so readers see the whole file or none.
-void write_atomically(const fs::path& target, std::string_view content) {
-    const fs::path temporary = target.string() + ".tmp-" + unique_suffix();
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out.write(content.data(), static_cast<std::streamsize>(content.size()));
-        if (!out) {
-            std::error_code ignored;
-            fs::remove(temporary, ignored);
-            return;  // a cache that cannot be written only costs a recompile
-        }
+// Writes a cache file atomically; a cache that cannot be written only costs a recompile.
+void write_cache_file(const fs::path& target, std::string_view content) {
+    try {
+        write_file_atomically(target, content);
+    } catch (const FileWriteError&) {
     }
-    std::error_code ec;
-    fs::rename(temporary, target, ec);
-    if (ec) fs::remove(temporary, ec);
-}
-
-// The compiler binary as PATH resolves it (empty when not found).
-fs::path find_in_path(const std::string& name) {
-    const char* path = std::getenv("PATH");
-    std::string_view dirs = path ? path : "/usr/bin:/bin";
-    while (!dirs.empty()) {
-        const auto colon = dirs.find(':');
-        const fs::path candidate = fs::path(dirs.substr(0, colon)) / name;
-        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-        dirs = colon == std::string_view::npos ? std::string_view{} : dirs.substr(colon + 1);
-    }
-    return {};
-}
-
-// Which compiler binary this is, by a stat (cheap): resolved path, size and modification time.
-std::string compiler_identity(const std::string& compiler) {
-    std::error_code ec;
-    const fs::path real = fs::canonical(find_in_path(compiler), ec);
-    if (ec) return compiler;
-    const auto size = fs::file_size(real, ec);
-    const auto mtime = fs::last_write_time(real, ec).time_since_epoch().count();
-    return real.string() + "|" + std::to_string(size) + "|" + std::to_string(mtime);
 }
 
 std::string run_version(const std::string& compiler) {
@@ -137,9 +75,9 @@ std::string compiler_version(const std::string& compiler, const fs::path& cache_
     std::lock_guard lock(mutex);
     if (!known.empty()) return known;
     const fs::path memo = cache_dir / ("compiler-" + hex(content_hash(compiler_identity(compiler))) + ".txt");
-    if (auto text = read_bytes(memo); text && !text->empty()) return known = *text;
+    if (auto text = read_file_if_readable(memo); text && !text->empty()) return known = *text;
     known = run_version(compiler);
-    if (!known.empty()) write_atomically(memo, known);
+    if (!known.empty()) write_cache_file(memo, known);
     return known;
 }
 
@@ -162,7 +100,7 @@ std::string cache_key(std::string_view source_name, std::string_view source_text
     hash = hash_field(hash, source_text);
     for (const fs::path& header : header_files(include_dir)) {
         hash = hash_field(hash, header.filename().string());
-        hash = hash_field(hash, read_bytes(header).value_or("<unreadable>"));
+        hash = hash_field(hash, read_file_if_readable(header).value_or("<unreadable>"));
     }
     return hex(hash);
 }
@@ -212,10 +150,10 @@ InFlight& in_flight() {
 std::optional<CompileResult> cached_result(const fs::path& cache_dir, const std::string& key) {
     const fs::path binary = cache_dir / key;
     if (::access(binary.c_str(), X_OK) == 0) {
-        CompileResult result{true, binary, read_bytes(cache_dir / (key + ".log")).value_or(""), true};
+        CompileResult result{true, binary, read_file_if_readable(cache_dir / (key + ".log")).value_or(""), true};
         return result;
     }
-    if (auto diagnostics = read_bytes(cache_dir / (key + ".fail"))) return CompileResult{false, {}, *diagnostics, true};
+    if (auto diagnostics = read_file_if_readable(cache_dir / (key + ".fail"))) return CompileResult{false, {}, *diagnostics, true};
     return std::nullopt;
 }
 
@@ -291,7 +229,7 @@ fs::path precompiled_headers(const fs::path& include_dir, const fs::path& cache_
     hash = hash_field(hash, version);
     for (const fs::path& header : header_files(include_dir)) {
         hash = hash_field(hash, header.filename().string());
-        hash = hash_field(hash, read_bytes(header).value_or("<unreadable>"));
+        hash = hash_field(hash, read_file_if_readable(header).value_or("<unreadable>"));
     }
     const fs::path dir = cache_dir / ("pch-" + hex(hash));
     std::error_code ec;
@@ -323,7 +261,7 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
     BuildDir dir{cache_dir / ("build-" + key + "-" + unique_suffix())};
     fs::create_directories(dir.path);
     const std::string name = source.filename().string();
-    write_atomically(dir.path / name, source_text);
+    write_cache_file(dir.path / name, source_text);
     std::vector<std::string> argv{"g++"};
     argv.insert(argv.end(), compile_flags.begin(), compile_flags.end());
     Sandbox sandbox{dir.path, {}};
@@ -344,10 +282,10 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
     }
     if (run.exit_code != 0) {
         if (diagnostics.empty()) diagnostics = "g++ failed with exit code " + std::to_string(run.exit_code);
-        write_atomically(cache_dir / (key + ".fail"), diagnostics);
+        write_cache_file(cache_dir / (key + ".fail"), diagnostics);
         return {false, {}, diagnostics};
     }
-    write_atomically(cache_dir / (key + ".log"), diagnostics);
+    write_cache_file(cache_dir / (key + ".log"), diagnostics);
     std::error_code ec;
     fs::rename(dir.path / binary_name, cache_dir / key, ec);  // atomic: the binary appears whole
     if (ec) return {false, {}, "cannot store the binary in '" + cache_dir.string() + "': " + ec.message()};
@@ -363,7 +301,7 @@ CompileResult compile_program(const fs::path& source, const fs::path& include_di
         result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
         return result;
     };
-    const auto source_text = read_bytes(source);
+    const auto source_text = read_file_if_readable(source);
     if (!source_text) return finish({false, {}, "cannot read source file '" + source.string() + "'"});
     std::error_code ec;
     fs::create_directories(cache_dir, ec);

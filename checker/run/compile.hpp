@@ -37,8 +37,4 @@ CompileResult compile_program(const std::filesystem::path& source, const std::fi
 // and cuts very long lines. Without errors, the same for warnings.
 std::string trim_diagnostics(std::string_view gcc_stderr, std::size_t max_errors = 3);
 
-// FNV-1a, 64 bits: stable across runs and machines. The default seed is FNV's offset basis
-// 14695981039346656037 (the brief's 1469598103934665603 lacked its last digit).
-std::uint64_t content_hash(std::string_view bytes, std::uint64_t seed = 14695981039346656037ull);
-
 }  // namespace blockcheck

@@ -3,7 +3,7 @@
 // the decoding of what bwrap reports.
 #include "checker/run/sandbox.hpp"
 
-#include "checker/run/compile.hpp"
+#include "checker/common/hashing.hpp"
 
 #include <signal.h>
 #include <sys/stat.h>

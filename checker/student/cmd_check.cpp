@@ -18,7 +18,7 @@ struct CheckOptions {
 int check(const Context& context, const CheckOptions& o) {
     const Workspace workspace(context.root);
     const auto chosen = workspace.select(o.ids);
-    const auto results = workspace.check(chosen, CompareOptions{o.reveal}, o.variant);
+    const auto results = workspace.check(chosen, AnswerCompareOptions{o.reveal}, o.variant);
     bool all_done = true;
     for (const ExerciseResult& r : results)
         // --exit-code: full marks decide (a credited grader fault counts), not the status.

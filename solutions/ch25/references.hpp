@@ -63,31 +63,5 @@ inline Value layer_norm_unit(const Vector<Real>& x) {
     }
 }
 
-// Two results agree to far below any printed digit (both undefined counts as agreeing).
-inline bool same_output(const Value& a, const Value& b) {
-    const auto* x = std::get_if<Vector<Real>>(&a);
-    const auto* y = std::get_if<Vector<Real>>(&b);
-    if (!x || !y) return !x && !y;
-    if (x->size() != y->size()) return false;
-    using std::abs;
-    for (std::size_t i = 0; i < x->size(); ++i)
-        if (abs((*x)[i] - (*y)[i]) > Real("1e-40")) return false;
-    return true;
-}
-
-// A positive whole-number input (widths and sizes).
-inline Count positive_count(const Inputs& in, const std::string& name) {
-    long n = in.integer(name);
-    if (n <= 0) throw InputError("input '" + name + "' should be a positive whole number");
-    return static_cast<Count>(n);
-}
-
-// A 2-D arrow (one RoPE coordinate pair).
-inline const Vector<Real>& pair_input(const Inputs& in, const std::string& name) {
-    const Vector<Real>& v = in.vector(name);
-    if (v.size() != 2) throw InputError("input '" + name + "' should be a vector of two coordinates");
-    return v;
-}
-
 }  // namespace ch25
 }  // namespace blockcheck

@@ -10,7 +10,7 @@ ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
 # Chapter 25 only: its ten exercises, 49 points.
 mkdir -p "$ws/data/exercises" && cp -r "$root/data/exercises/ch25" "$ws/data/exercises/" && cp -r "$root/chapters" "$ws/"
 export BLOCKCHECK_ROOT="$ws" LANG=C
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$root/tests/e2e/lib/common.sh"
 subs="$ws/submissions"; out="$ws/grades"
 solved="$root/tests/solved/ch25"; hostile="$root/tests/hostile"
 mkdir -p "$subs"
@@ -96,13 +96,13 @@ done
 for id in honest_dir honest_tgz; do [[ "$(score "$id")" == 49 ]] || fail "$id should score 49, got $(score "$id")"; done
 [[ "$(score templates)" == 0 ]] || fail "templates should score 0"
 for id in dotdot linkout; do
-    grep -q '"status": "bad_submission"' "$out/results/$id.json" || fail "$id should be a bad submission"
+    [[ $(json .status "$out/results/$id.json") == bad_submission ]] || fail "$id should be a bad submission"
     [[ "$(score "$id")" == 0 ]] || fail "$id should score 0"
 done
 grep -q "leaves the submission folder" "$out/results/dotdot.json" || fail "dotdot: the error should name the ../ entry"
 grep -q "outside the submission" "$out/results/linkout.json" || fail "linkout: the error should name the link"
-echo "  dotdot: $(grep -o '"error": "[^"]*"' "$out/results/dotdot.json")"
-echo "  linkout: $(grep -o '"error": "[^"]*"' "$out/results/linkout.json")"
+echo "  dotdot: $(json .error "$out/results/dotdot.json")"
+echo "  linkout: $(json .error "$out/results/linkout.json")"
 grep -q "compiler ran out of time" "$out/results/bomb.json" || fail "the template bomb should be stopped by the compiler's time limit"
 
 # Nothing escaped: no file written outside the jail, nothing unpacked outside its folder. Without
@@ -142,9 +142,9 @@ grep -q '<error type="timed_out"' "$out/junit.xml" || fail "junit: a timeout is 
 grep -q '<failure type="missing"' "$out/junit.xml" || fail "junit: a missing answer is a failure"
 if command -v xmllint > /dev/null; then xmllint --noout "$out/junit.xml" || fail "junit.xml does not parse"; fi
 for f in "$out"/gradescope/*.json; do
-    for field in '"score":' '"tests":' '"name":' '"max_score":' '"status":' '"output":'; do
-        grep -q "$field" "$f" || fail "$f lacks $field"
-    done
+    [[ $(json 'has("score") and has("output") and (.tests | length > 0)
+               and (.tests | all(has("name") and has("max_score") and has("status")))' "$f") == true ]] \
+        || fail "$f lacks score, output or tests with name, max_score and status"
 done
 grep -q "timed_out" "$out/summary.txt" && grep -q "bad_submission" "$out/summary.txt" || fail "summary: verdict counts"
 echo "  forker: $(grep -o "forked [0-9]*" "$out/results/forker.json" || echo "no count")"

@@ -56,7 +56,7 @@ AnswerSpec spec_of(AnswerKind kind, int digits = 6) { return AnswerSpec{"x", kin
 PartResult grade(const std::string& given, const Value& expected, AnswerKind kind = AnswerKind::number,
                  bool reveal = false) {
     ProgramLine line = line_of(given);
-    return grade_part(spec_of(kind), &line, expected, CompareOptions{reveal});
+    return grade_part(spec_of(kind), &line, expected, AnswerCompareOptions{reveal});
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

@@ -163,74 +163,77 @@ TEST_CASE("grade: a small class is graded, written out, and an unchanged rerun g
     CHECK(first.graded == 5);
     CHECK(first.reused == 0);
 
-    const StudentRecord& ada = student(first, "ada");
-    CHECK(ada.score == 11);
-    CHECK(ada.max_score == 11);
-    CHECK(exercise(ada, "swiglu_ffn_2d").source == "chapters/ch25/swiglu_ffn_2d.cpp");
-    CHECK(exercise(ada, "swiglu_ffn_2d").variant == variant_seed("ada", "swiglu_ffn_2d"));
+    SUBCASE("each student's score, sources, variants and errors") {
+        const StudentRecord& ada = student(first, "ada");
+        CHECK(ada.score == 11);
+        CHECK(ada.max_score == 11);
+        CHECK(exercise(ada, "swiglu_ffn_2d").source == "chapters/ch25/swiglu_ffn_2d.cpp");
+        CHECK(exercise(ada, "swiglu_ffn_2d").variant == variant_seed("ada", "swiglu_ffn_2d"));
 
-    const StudentRecord& bob = student(first, "bob");
-    CHECK(bob.score == 6);
-    CHECK(exercise(bob, "rms_norm_zero_row").status == "not_done");
-    CHECK(exercise(bob, "rms_norm_zero_row").source == "rms_norm_zero_row.cpp");  // the shallower one
-    CHECK(bob.notes.size() == 1);
+        const StudentRecord& bob = student(first, "bob");
+        CHECK(bob.score == 6);
+        CHECK(exercise(bob, "rms_norm_zero_row").status == "not_done");
+        CHECK(exercise(bob, "rms_norm_zero_row").source == "rms_norm_zero_row.cpp");  // the shallower one
+        CHECK(bob.notes.size() == 1);
 
-    const StudentRecord& cy = student(first, "cy");
-    CHECK(cy.score < 6);
-    CHECK(exercise(cy, "rms_norm_zero_row").parts[0].verdict == "missing");
-    CHECK(exercise(cy, "rms_norm_zero_row").parts[0].message.find("no file named rms_norm_zero_row.cpp") != std::string::npos);
+        const StudentRecord& cy = student(first, "cy");
+        CHECK(cy.score < 6);
+        CHECK(exercise(cy, "rms_norm_zero_row").parts[0].verdict == "missing");
+        CHECK(exercise(cy, "rms_norm_zero_row").parts[0].message.find("no file named rms_norm_zero_row.cpp") != std::string::npos);
 
-    const StudentRecord& dee = student(first, "dee");
-    CHECK(dee.score == 0);
-    CHECK(dee.max_score == 11);
-    CHECK(dee.error.find("leaves the submission folder") != std::string::npos);
-    CHECK_FALSE(fs::exists(dir.path / "rms_norm_zero_row.cpp"));
-    CHECK_FALSE(fs::exists(dir.path / "out/rms_norm_zero_row.cpp"));
+        const StudentRecord& dee = student(first, "dee");
+        CHECK(dee.score == 0);
+        CHECK(dee.max_score == 11);
+        CHECK(dee.error.find("leaves the submission folder") != std::string::npos);
+        CHECK_FALSE(fs::exists(dir.path / "rms_norm_zero_row.cpp"));
+        CHECK_FALSE(fs::exists(dir.path / "out/rms_norm_zero_row.cpp"));
 
-    const StudentRecord& eve = student(first, "eve");
-    CHECK(eve.score == 0);
-    CHECK(eve.notes.at(0).find("not a regular file") != std::string::npos);
+        const StudentRecord& eve = student(first, "eve");
+        CHECK(eve.score == 0);
+        CHECK(eve.notes.at(0).find("not a regular file") != std::string::npos);
+    }
+    SUBCASE("the gradebook, junit.xml, summary.txt and the per-student JSON files") {
+        const auto rows = parse_csv(read(dir.path / "out/gradebook.csv"));
+        REQUIRE(rows.size() == 6);
+        // Columns in the exercises' order on the board.
+        const bool rms_first = set.all()[0].id == "rms_norm_zero_row";
+        auto row = [&](std::string id, std::string rms, std::string swiglu, std::string total) {
+            return rms_first ? std::vector<std::string>{id, rms, swiglu, total} : std::vector<std::string>{id, swiglu, rms, total};
+        };
+        CHECK(rows[0] == row("student", "rms_norm_zero_row", "swiglu_ffn_2d", "total"));
+        CHECK(rows[1] == row("ada", "5", "6", "11"));
+        CHECK(rows[2] == row("bob", "0", "6", "6"));
+        for (const char* f : {"junit.xml", "summary.txt", "results/ada.json", "gradescope/ada.json", "results/dee.json"})
+            CHECK(fs::exists(dir.path / "out" / f));
+        const auto json = read_json_exact(dir.path / "out/results/cy.json");
+        const auto& swiglu = json["exercises"][rms_first ? 1 : 0];
+        CHECK(swiglu["id"] == "swiglu_ffn_2d");
+        CHECK(swiglu["variant"].get<std::uint64_t>() == variant_seed("cy", "swiglu_ffn_2d"));
+        CHECK(swiglu["parts"][0].contains("verdict"));
+    }
+    SUBCASE("an unchanged rerun grades nobody; a changed source or other inputs grade again") {
+        // An unchanged rerun reuses every readable submission; dee's archive is read again (it is
+        // cheap, and an unreadable submission's error is not kept).
+        const std::string gradebook = read(dir.path / "out/gradebook.csv");
+        const GradeReport second = grade_submissions(set, submissions, settings);
+        CHECK(second.reused == 4);
+        CHECK(second.compiles == 0);
+        CHECK(read(dir.path / "out/gradebook.csv") == gradebook);
 
-    // The files.
-    const auto rows = parse_csv(read(dir.path / "out/gradebook.csv"));
-    REQUIRE(rows.size() == 6);
-    // Columns in the exercises' order on the board.
-    const bool rms_first = set.all()[0].id == "rms_norm_zero_row";
-    auto row = [&](std::string id, std::string rms, std::string swiglu, std::string total) {
-        return rms_first ? std::vector<std::string>{id, rms, swiglu, total} : std::vector<std::string>{id, swiglu, rms, total};
-    };
-    CHECK(rows[0] == row("student", "rms_norm_zero_row", "swiglu_ffn_2d", "total"));
-    CHECK(rows[1] == row("ada", "5", "6", "11"));
-    CHECK(rows[2] == row("bob", "0", "6", "6"));
-    for (const char* f : {"junit.xml", "summary.txt", "results/ada.json", "gradescope/ada.json", "results/dee.json"})
-        CHECK(fs::exists(dir.path / "out" / f));
-    const auto json = read_json_exact(dir.path / "out/results/cy.json");
-    const auto& swiglu = json["exercises"][rms_first ? 1 : 0];
-    CHECK(swiglu["id"] == "swiglu_ffn_2d");
-    CHECK(swiglu["variant"].get<std::uint64_t>() == variant_seed("cy", "swiglu_ffn_2d"));
-    CHECK(swiglu["parts"][0].contains("verdict"));
+        // A changed source grades that student again, and only that student.
+        write(subs / "cy/swiglu_ffn_2d.cpp", solved("swiglu_ffn_2d"));
+        const GradeReport third = grade_submissions(set, submissions, settings);
+        CHECK(third.reused == 3);
+        CHECK(student(third, "cy").score == 6);
 
-    // An unchanged rerun reuses every readable submission; dee's archive is read again (it is
-    // cheap, and an unreadable submission's error is not kept).
-    const std::string gradebook = read(dir.path / "out/gradebook.csv");
-    const GradeReport second = grade_submissions(set, submissions, settings);
-    CHECK(second.reused == 4);
-    CHECK(second.compiles == 0);
-    CHECK(read(dir.path / "out/gradebook.csv") == gradebook);
-
-    // A changed source grades that student again, and only that student.
-    write(subs / "cy/swiglu_ffn_2d.cpp", solved("swiglu_ffn_2d"));
-    const GradeReport third = grade_submissions(set, submissions, settings);
-    CHECK(third.reused == 3);
-    CHECK(student(third, "cy").score == 6);
-
-    // Without variants nothing is reused: the inputs differ.
-    write(subs / "cy/swiglu_ffn_2d.cpp", book_constants);
-    settings.variants = false;
-    const GradeReport fourth = grade_submissions(set, submissions, settings);
-    CHECK(fourth.reused == 0);
-    CHECK(student(fourth, "cy").score == 6);
-    CHECK_FALSE(exercise(student(fourth, "cy"), "swiglu_ffn_2d").variant);
+        // Without variants nothing is reused: the inputs differ.
+        write(subs / "cy/swiglu_ffn_2d.cpp", book_constants);
+        settings.variants = false;
+        const GradeReport fourth = grade_submissions(set, submissions, settings);
+        CHECK(fourth.reused == 0);
+        CHECK(student(fourth, "cy").score == 6);
+        CHECK_FALSE(exercise(student(fourth, "cy"), "swiglu_ffn_2d").variant);
+    }
 }
 
 TEST_CASE("grade: shards merged give the same class files as one run") {
