@@ -49,6 +49,8 @@ int main(int argc, char** argv) {
     add_release_command(app, context);
     add_new_command(app, context);
     add_validate_command(app, context);
+    add_gradescope_package_command(app, context);
+    add_classroom_command(app, context);
 #endif
 
     try {

@@ -35,6 +35,8 @@ void add_explain_command(CLI::App& app, Context& context);
 void add_release_command(CLI::App& app, Context& context);
 void add_new_command(CLI::App& app, Context& context);
 void add_validate_command(CLI::App& app, Context& context);
+void add_gradescope_package_command(CLI::App& app, Context& context);
+void add_classroom_command(CLI::App& app, Context& context);
 
 // `blockcheck` with no command: check every exercise.
 int run_default_check(const Context& context);

@@ -5,6 +5,8 @@
 #include "checker/common/cli.hpp"
 #include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
+#include "checker/platforms/gradescope.hpp"
+#include "checker/platforms/lms.hpp"
 
 #include <fmt/format.h>
 
@@ -14,6 +16,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <thread>
 
 namespace blockcheck {
@@ -24,6 +27,7 @@ namespace fs = std::filesystem;
 struct GradeOptions {
     std::vector<std::string> dirs, chapters;
     std::string out = "grades", cache, shard;
+    std::string lms, roster, assignment = "blockcheck";  // --lms, --roster, --lms-assignment
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     bool variants = false, merge = false, gradescope = false, reveal = false, regrade = false;
     double cpu = 2, wall = 5, memory_mib = 512, compile_wall = 30;
@@ -134,9 +138,55 @@ void print_report(const GradeReport& r, const fs::path& out, Lang lang) {
                                        "blockcheck：评分程序在部分程序上出错（见 summary.txt）；再运行一次即可重新评分"));
 }
 
+// --lms and --roster, read and checked before any grading starts.
+struct LmsRequest {
+    Lms lms;
+    std::optional<Roster> roster;
+};
+
+std::optional<LmsRequest> lms_request(const GradeOptions& o) {
+    if (o.lms.empty()) {
+        if (!o.roster.empty()) throw InputFileError("--roster maps students for --lms: give --lms canvas|moodle|blackboard too");
+        return std::nullopt;
+    }
+    LmsRequest request{parse_lms(o.lms), std::nullopt};
+    if (!o.roster.empty()) {
+        request.roster = read_roster(o.roster);
+        check_roster_for(*request.roster, request.lms);
+    }
+    return request;
+}
+
+// OUT/lms-<name>.csv, and the students the roster and the results do not share, on stderr.
+void write_lms_file(const LmsRequest& request, const ExerciseSet& set, const std::vector<StudentRecord>& students,
+                    const GradeOptions& o, Lang lang) {
+    double points = 0;
+    for (const Exercise& e : set.all()) points += e.max_score();
+    const LmsFile file = lms_file(request.lms, students, points, o.assignment, request.roster ? &*request.roster : nullptr);
+    const fs::path path = fs::path(o.out) / fmt::format("lms-{}.csv", lms_name(request.lms));
+    write_file_atomically(path, file.csv);
+    fmt::print("{} {}\n", tr(lang, "LMS import file:", "LMS 导入文件："), path.string());
+    auto list = [](const std::vector<std::string>& ids) {
+        std::string text;
+        for (const std::string& id : ids) text += (text.empty() ? "" : ", ") + id;
+        return text;
+    };
+    if (!file.unmatched_submissions.empty())
+        fmt::print(stderr, "blockcheck: {}\n",
+                   fmt::format(fmt::runtime(tr(lang, "{} graded submissions are not in the roster (left out of the import): {}",
+                                               "{} 份已评分的提交不在名单中（未写入导入文件）：{}")),
+                               file.unmatched_submissions.size(), list(file.unmatched_submissions)));
+    if (!file.roster_without_result.empty())
+        fmt::print(stderr, "blockcheck: {}\n",
+                   fmt::format(fmt::runtime(tr(lang, "{} students of the roster have no graded submission (left out): {}",
+                                               "名单中有 {} 名学生没有已评分的提交（未写入）：{}")),
+                               file.roster_without_result.size(), list(file.roster_without_result)));
+}
+
 int grade(const Context& context, const GradeOptions& o) {
     const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
     if (o.dirs.empty()) throw InputFileError("grade: give the folders of submissions (blockcheck grade DIR... --out DIR)");
+    const std::optional<LmsRequest> lms = lms_request(o);
     GradeSettings settings = settings_from(context, o);
     std::vector<Submission> all = find_submissions(std::vector<fs::path>(o.dirs.begin(), o.dirs.end()), &settings.ignored);
     for (const IgnoredEntry& entry : settings.ignored)
@@ -160,12 +210,14 @@ int grade(const Context& context, const GradeOptions& o) {
     const GradeReport report = grade_submissions(set, chosen, settings, [&](const GradeProgress& p) { printer(p); });
     fmt::print("{}\n", tr_format(lang, "isolation: {how}", "隔离：{how}", fmt::arg("how", describe_isolation(report.isolation))));
     print_report(report, settings.out, lang);
+    if (lms) write_lms_file(*lms, set, report.students, o, lang);
     return report.grader_faults ? 1 : 0;
 }
 
 int merge(const Context& context, const GradeOptions& o) {
     const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
     if (o.dirs.empty()) throw InputFileError("grade --merge: give the output folders of the shards");
+    const std::optional<LmsRequest> lms = lms_request(o);
     std::vector<std::string> warnings;
     const auto students = merge_outputs(std::vector<fs::path>(o.dirs.begin(), o.dirs.end()), o.out, set, &warnings);
     for (const std::string& w : warnings) fmt::print(stderr, "blockcheck: {}\n", w);
@@ -173,6 +225,7 @@ int merge(const Context& context, const GradeOptions& o) {
                                  "已合并 {students} 名学生，来自 {outputs} 个输出，写入 {out}：{gradebook}",
                                  fmt::arg("students", students.size()), fmt::arg("outputs", o.dirs.size()), fmt::arg("out", o.out),
                                  fmt::arg("gradebook", (fs::path(o.out) / "gradebook.csv").string())));
+    if (lms) write_lms_file(*lms, set, students, o, context.lang);
     return 0;
 }
 
@@ -207,14 +260,19 @@ int gradescope(const Context& context, const GradeOptions& o) {
             fs::remove_all(path, ignored);
         }
     } remove{work};
-    GradeOptions options = o;
-    options.out = (fs::path(work) / "out").string();
-    const GradeSettings settings = settings_from(context, options);
     const std::vector<Submission> one{{gradescope_student(metadata), submission, false}};
-    const GradeReport report = grade_submissions(set, one, settings);
-    const StudentRecord& s = report.students.front();
+    // One run on the given inputs; with --variants a second on the book's, as visible feedback.
+    auto graded_with = [&](bool variants) {
+        GradeOptions options = o;
+        options.variants = variants;
+        options.out = (fs::path(work) / (variants ? "variants" : "book")).string();
+        options.cache = (fs::path(work) / "cache").string();
+        return grade_submissions(set, one, settings_from(context, options)).students.front();
+    };
+    const StudentRecord s = graded_with(o.variants);
+    const std::optional<StudentRecord> book = o.variants ? std::optional(graded_with(false)) : std::nullopt;
     fs::create_directories(results.parent_path());
-    write_file_atomically(results, dump_json(gradescope_json(s)));
+    write_file_atomically(results, dump_json(gradescope_results(s, book ? &*book : nullptr)));
     fmt::print("{}\n", tr_format(context.lang, "{student}: {score}/{max} points; {results}", "{student}：{score}/{max} 分；{results}",
                                  fmt::arg("student", printable_id(s.student)), fmt::arg("score", score_text(s.score)),
                                  fmt::arg("max", score_text(s.max_score)), fmt::arg("results", results.string())));
@@ -237,6 +295,10 @@ void add_grade_command(CLI::App& app, Context& context) {
     cmd->add_flag("--merge", o->merge, "combine the output folders of --shard runs into --out");
     cmd->add_flag("--gradescope", o->gradescope,
                   "Gradescope's run_autograder step: grade /autograder/submission into /autograder/results/results.json");
+    cmd->add_option("--lms", o->lms, "also write OUT/lms-<name>.csv, the gradebook import file of canvas, moodle or blackboard");
+    cmd->add_option("--roster", o->roster,
+                    "CSV mapping submission ids to the LMS's user identifiers (columns: docs/platforms.md); default: the ids themselves");
+    cmd->add_option("--lms-assignment", o->assignment, "the assignment's column name in the LMS file")->capture_default_str();
     cmd->add_flag("--reveal", o->reveal, "show the expected value of wrong answers in the results");
     cmd->add_flag("--regrade", o->regrade, "grade every student again, even when nothing changed");
     cmd->add_option("--cache", o->cache, "folder of compiled programs, shared between runs (default: OUT/.cache)");

@@ -11,7 +11,7 @@ namespace {
 
 struct CheckOptions {
     std::vector<std::string> ids;
-    bool json = false, reveal = false, verbose = false;
+    bool json = false, reveal = false, verbose = false, exit_code = false;
     std::optional<std::uint64_t> variant;
 };
 
@@ -21,7 +21,9 @@ int check(const Context& context, const CheckOptions& o) {
     const auto chosen = workspace.select(o.ids);
     const auto results = workspace.check(chosen, AnswerCompareOptions{o.reveal}, o.variant);
     bool all_done = true;
-    for (const ExerciseResult& r : results) all_done = all_done && r.status == "done";
+    for (const ExerciseResult& r : results)
+        // --exit-code: full marks decide (a credited grader fault counts), not the status.
+        all_done = all_done && (o.exit_code ? r.score >= r.max_score - 1e-9 : r.status == "done");
     if (o.json) {
         fmt::print("{}\n", results_json(results, context.lang).dump(2));
         return all_done ? 0 : 1;
@@ -44,6 +46,8 @@ void add_check_command(CLI::App& app, Context& context) {
     cmd->add_flag("--json", o->json, "print the results as JSON");
     cmd->add_flag("--reveal", o->reveal, "show the expected value of wrong answers");
     cmd->add_flag("-v,--verbose", o->verbose, "show every part of every exercise");
+    cmd->add_flag("--exit-code", o->exit_code,
+                  "exit 0 only when every exercise checked has full marks, 1 otherwise (for CI and GitHub Classroom)");
     cmd->add_option("--variant", o->variant, "check on the inputs of this variant seed instead of the book's");
     cmd->callback([&context, o] { context.run = [&context, o] { return check(context, *o); }; });
 }
