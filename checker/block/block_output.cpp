@@ -71,10 +71,10 @@ Trace<Real50> in_reference_order(Trace<Real50> given, const Trace<Real50>& refer
     if (!find_stage(given, "output")) throw InputFileError(file + ": no \"output\"");
     Trace<Real50> ordered;
     for (auto& [name, m] : given)
-        if (name == "output") ordered.emplace_back(name, std::move(m));
+        if (name == "output") ordered.add(name, std::move(m));
     for (auto& [name, ref] : reference)
         for (auto& [n, m] : given)
-            if (n == name && name != "output") ordered.emplace_back(name, std::move(m));
+            if (n == name && name != "output") ordered.add(name, std::move(m));
     return ordered;
 }
 
@@ -94,7 +94,7 @@ Trace<Real50> read_json_output(const std::filesystem::path& file, const Trace<Re
             if (!ref)
                 throw InputFileError(fmt::format("{}: {}{}: not a --trace name (expected one of {})", file.string(),
                                                  prefix, key, known_names(reference)));
-            given.emplace_back(key, json_matrix(value, *ref, file.string() + ": " + prefix + key));
+            given.add(key, json_matrix(value, *ref, file.string() + ": " + prefix + key));
         }
     };
     take(json, "");
@@ -140,7 +140,9 @@ Trace<Real50> read_block_output(const std::filesystem::path& file, const Trace<R
     const std::string name = file.string();
     if (ext == ".npy") {
         const Matrix<Real50>* out = find_stage(reference, "output");
-        return {{"output", tensor_matrix(read_npy(file), *out, name)}};
+        Trace<Real50> given;
+        given.add("output", tensor_matrix(read_npy(file), *out, name));
+        return given;
     }
     if (ext == ".safetensors") {
         NamedTensors tensors = read_safetensors(file);
@@ -152,7 +154,7 @@ Trace<Real50> read_block_output(const std::filesystem::path& file, const Trace<R
             if (!ref)
                 throw InputFileError(fmt::format("{}: tensor \"{}\" is not a --trace name (expected one of {})", name,
                                                  key, known_names(reference)));
-            given.emplace_back(key, tensor_matrix(t, *ref, name + ": " + key));
+            given.add(key, tensor_matrix(t, *ref, name + ": " + key));
         }
         return in_reference_order(std::move(given), reference, name);
     }
