@@ -289,7 +289,7 @@ bool probe_compiles(std::vector<std::string> argv, const fs::path& dir, const Li
 // Whether a header of include_dir can be compiled once into an object (it tests object_macro).
 bool header_supports_prebuilding(const fs::path& include_dir) {
     for (const fs::path& header : header_files(include_dir))
-        if (read_bytes(header).value_or("").find(object_macro) != std::string::npos) return true;
+        if (read_file_if_readable(header).value_or("").find(object_macro) != std::string::npos) return true;
     return false;
 }
 
@@ -305,7 +305,7 @@ fs::path header_archive(const fs::path& include_dir, const fs::path& cache_dir, 
     std::string unit = "#define " + std::string(object_macro) + "\n";
     for (const fs::path& header : header_files(include_dir)) {
         hash = hash_field(hash, header.filename().string());
-        hash = hash_field(hash, read_bytes(header).value_or("<unreadable>"));
+        hash = hash_field(hash, read_file_if_readable(header).value_or("<unreadable>"));
         if (header.extension() == ".hpp" || header.extension() == ".h") unit += "#include \"" + header.filename().string() + "\"\n";
     }
     const fs::path dir = cache_dir / ("lib-" + hex(hash));
@@ -315,7 +315,7 @@ fs::path header_archive(const fs::path& include_dir, const fs::path& cache_dir, 
     if (fs::is_directory(dir, ec)) return dir / archive_name;
     const fs::path work = cache_dir / ("build-lib-" + hex(hash) + "-" + unique_suffix());
     fs::create_directories(work, ec);
-    write_atomically(work / "header-object.cpp", unit);
+    write_cache_file(work / "header-object.cpp", unit);
     std::vector<std::string> argv{"g++"};
     argv.insert(argv.end(), flags.begin(), flags.end());
     // Every inline function of the header emitted, so that programs reading only its declarations find them.
@@ -362,7 +362,7 @@ Recipe recipe_for(CompileWay way, std::string_view source, const fs::path& inclu
                   const std::string& version, const Limits& limits) {
     Recipe recipe{compile_flags, {}};
     if (way == CompileWay::classic) return recipe;
-    static const bool lld = !find_in_path("ld.lld").empty();
+    static const bool lld = ::access("/usr/bin/ld.lld", X_OK) == 0;
     if (lld) recipe.flags.push_back("-fuse-ld=lld");  // about half of ld.bfd's time on a small program
     if (include_dir.empty() || !prebuilt_header_safe(source) || !header_supports_prebuilding(include_dir)) return recipe;
     recipe.archive = header_archive(include_dir, cache_dir, version, recipe.flags, limits);
