@@ -254,7 +254,7 @@ WaysCompared compare_ways(const fs::path& root, const ExerciseSet& set, const fs
             const bool is_fast = way == CompileWay::fast;
             const CompileResult r = compile_program(dir / e.file_name(), root / "chapters", work / (is_fast ? "cache-fast" : "cache-classic"),
                                                     compiler_limits(), way);
-            if (x > 0 && r.ok && !r.cached) (is_fast ? fast : classic).push_back(r.seconds);  // x = 0 warms the cache
+            if (x > 0 && r.ok() && !r.cached) (is_fast ? fast : classic).push_back(r.seconds);  // x = 0 warms the cache
         }
     }
     return {classic.size(), median(classic), median(fast)};

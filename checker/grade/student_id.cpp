@@ -1,5 +1,6 @@
 #include "checker/grade/student_id.hpp"
 
+#include "checker/common/hashing.hpp"
 #include "checker/common/utf8.hpp"
 #include "checker/exercise/protocol.hpp"
 #include "checker/run/compile.hpp"
