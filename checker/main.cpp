@@ -36,13 +36,22 @@ int main(int argc, char** argv) {
     add_show_command(app, context);
     add_hint_command(app, context);
     add_run_command(app, context);
+#ifndef BLOCKCHECK_STUDENT_EDITION
+    // The full edition: what needs the block, the references or a class.
     add_grade_command(app, context);
     add_forward_command(app, context);
     add_compare_command(app, context);
+    add_case_command(app, context);
     add_bench_command(app, context);
     add_rerun_command(app, context);
     add_verify_command(app, context);
     add_explain_command(app, context);
+    add_release_command(app, context);
+    add_new_command(app, context);
+    add_validate_command(app, context);
+    add_gradescope_package_command(app, context);
+    add_classroom_command(app, context);
+#endif
 
     try {
         app.parse(argc, argv);

@@ -2,8 +2,8 @@
 // reference precision (50 significant digits).
 #pragma once
 
-#include "block/real.hpp"
-#include "block/tensor.hpp"
+#include "checker/common/value.hpp"
+#include "solutions/block/counts.hpp"
 
 #include <cstdint>
 #include <map>
@@ -15,17 +15,6 @@
 #include <vector>
 
 namespace blockcheck {
-
-using Real = Real50;
-
-struct Undefined {};        // the quantity has no value (e.g. RMSNorm of a zero row, eps 0)
-struct Choice {             // a bare word such as B or true-ish labels
-    std::string word;
-};
-
-// One value of the protocol: number, vector, matrix, boolean, undefined or choice.
-using Value = std::variant<Real, Vector<Real>, Matrix<Real>, bool, Undefined, Choice>;
-using Values = std::map<std::string, Value>;
 
 // An input missing or of the wrong kind: names the input.
 struct InputError : std::runtime_error {
@@ -78,6 +67,45 @@ inline Value boolean(bool b) { return Value(std::in_place_type<bool>, b); }
 inline Value choice(const char* letter) { return Value(Choice{letter}); }
 inline Value count(std::uint64_t n) { return Value(Real(static_cast<unsigned long long>(n))); }
 
+// Checked inputs the references of both chapters read.
+
+// A whole-number input that must be at least `least` (widths, sizes, positions).
+inline long integer_at_least(const Inputs& in, const std::string& name, long least) {
+    const long n = in.integer(name);
+    if (n < least) throw InputError("input '" + name + "' should be a whole number of at least " + std::to_string(least));
+    return n;
+}
+
+// A positive whole-number input (widths and sizes).
+inline Count positive_count(const Inputs& in, const std::string& name) {
+    return static_cast<Count>(integer_at_least(in, name, 1));
+}
+
+// A 2-D arrow (one RoPE coordinate pair).
+inline const Vector<Real>& pair_input(const Inputs& in, const std::string& name) {
+    const Vector<Real>& v = in.vector(name);
+    if (v.size() != 2) throw InputError("input '" + name + "' should be a vector of two coordinates");
+    return v;
+}
+
+// Two results are the same when they agree far below any printed digit:
+// |a_i - b_i| <= 10^-40 (1 + |a_i|) for every i.
+inline bool same_values(const std::vector<Real>& a, const std::vector<Real>& b) {
+    if (a.size() != b.size()) return false;
+    using std::abs;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (abs(a[i] - b[i]) > Real("1e-40") * (Real(1) + abs(a[i]))) return false;
+    return true;
+}
+
+// The same for two answers: vectors as above; two undefined answers are the same.
+inline bool same_values(const Value& a, const Value& b) {
+    const auto* x = std::get_if<Vector<Real>>(&a);
+    const auto* y = std::get_if<Vector<Real>>(&b);
+    if (!x || !y) return std::holds_alternative<Undefined>(a) && std::holds_alternative<Undefined>(b);
+    return same_values(*x, *y);
+}
+
 // A reference solution: inputs -> answers by name, computed through the block.
 using ReferenceSolution = Values (*)(const Inputs&);
 
@@ -85,9 +113,9 @@ using ReferenceSolution = Values (*)(const Inputs&);
 const std::map<std::string, ReferenceSolution>& reference_solutions();
 
 // The classic mistakes a reference can make on purpose, by mechanism (ids as the exercise
-// definitions' "mistakes" list them), and the generic ones every exercise is checked for.
+// definitions' "mistakes" list them). The generic ones every exercise is checked for are the
+// grader's (generic_mistakes() in checker/exercise/diagnosis.hpp).
 const std::vector<std::string>& mechanism_mistakes();
-const std::vector<std::string>& generic_mistakes();
 
 // What a set of inputs gives: the expected answers and, for each mistake that changes
 // anything, the answers the block gives with that one mistake made. Plain values, so that

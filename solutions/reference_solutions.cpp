@@ -4,6 +4,10 @@
 
 namespace blockcheck {
 
+// Exercises added with `blockcheck new`: it writes solutions/<chapter>/<id>.cpp and inserts the
+// declaration and the registry entry at the two marked lines.
+// blockcheck new: declarations above this line
+
 const std::map<std::string, ReferenceSolution>& reference_solutions() {
     static const std::map<std::string, ReferenceSolution> all = {
         // chapter 25: worked examples
@@ -36,6 +40,7 @@ const std::map<std::string, ReferenceSolution>& reference_solutions() {
         {"rope_write_back_layout", rope_write_back_layout},
         {"misconceptions_by_numbers", misconceptions_by_numbers},
         {"interview_questions", interview_questions},
+        // blockcheck new: entries above this line
     };
     return all;
 }
@@ -53,13 +58,6 @@ const std::vector<std::string>& mechanism_mistakes() {
         // parameter counts
         "bias_counted", "matrix_missing", "relu_width_for_swiglu",
     };
-    return all;
-}
-
-const std::vector<std::string>& generic_mistakes() {
-    static const std::vector<std::string> all = {"float_precision",   "hard_coded",   "degrees_as_radians",
-                                                 "radians_as_degrees", "sign_flipped", "transposed",
-                                                 "permuted",           "scaled"};
     return all;
 }
 

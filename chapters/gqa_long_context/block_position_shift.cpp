@@ -11,14 +11,14 @@ int main() {
     [[maybe_unused]] double rope_theta = input_number("rope_theta");
     Matrix x = input_matrix("x");  // [T, C]
     std::vector<double> attn_norm = input_vector("attn_norm");
-    Matrix w_q = input_matrix("w_q");
-    Matrix w_k = input_matrix("w_k");
-    Matrix w_v = input_matrix("w_v");
-    Matrix w_o = input_matrix("w_o");
+    Matrix w_q = input_matrix("q");
+    Matrix w_k = input_matrix("k");
+    Matrix w_v = input_matrix("v");
+    Matrix w_o = input_matrix("o");
     std::vector<double> ffn_norm = input_vector("ffn_norm");
-    Matrix w_gate = input_matrix("w_gate");
-    Matrix w_up = input_matrix("w_up");
-    Matrix w_down = input_matrix("w_down");
+    Matrix w_gate = input_matrix("gate");
+    Matrix w_up = input_matrix("up");
+    Matrix w_down = input_matrix("down");
     [[maybe_unused]] long shift = input_integer("shift");  // the first row's new position
 
     // Reuse your block from llama_block_tiny, with the first position as a parameter.

@@ -11,14 +11,14 @@ int main() {
     [[maybe_unused]] double rope_theta = input_number("rope_theta");
     Matrix x = input_matrix("x");                                  // [T, C], row t at position t
     std::vector<double> attn_norm = input_vector("attn_norm");     // [C]
-    Matrix w_q = input_matrix("w_q");                              // [C, query_heads * head_dim]
-    Matrix w_k = input_matrix("w_k");                              // [C, kv_heads * head_dim]
-    Matrix w_v = input_matrix("w_v");                              // [C, kv_heads * head_dim]
-    Matrix w_o = input_matrix("w_o");                              // [query_heads * head_dim, C]
+    Matrix w_q = input_matrix("q");                                // [C, query_heads * head_dim]
+    Matrix w_k = input_matrix("k");                                // [C, kv_heads * head_dim]
+    Matrix w_v = input_matrix("v");                                // [C, kv_heads * head_dim]
+    Matrix w_o = input_matrix("o");                                // [query_heads * head_dim, C]
     std::vector<double> ffn_norm = input_vector("ffn_norm");       // [C]
-    Matrix w_gate = input_matrix("w_gate");                        // [C, F]
-    Matrix w_up = input_matrix("w_up");                            // [C, F]
-    Matrix w_down = input_matrix("w_down");                        // [F, C]
+    Matrix w_gate = input_matrix("gate");                          // [C, F]
+    Matrix w_up = input_matrix("up");                              // [C, F]
+    Matrix w_down = input_matrix("down");                          // [F, C]
 
     // N = RMSNorm(x); Q, K, V = N W; RoPE on Q and K; causal attention; R = x + (heads) W_o;
     // M = RMSNorm(R); output = R + (SiLU(M W_gate) * M W_up) W_down.

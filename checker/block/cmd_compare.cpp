@@ -1,6 +1,11 @@
-// `blockcheck compare CASE.json OUTPUT.json`: another implementation's block output against
-// the 50-digit reference, with its errors in absolute, relative and epsilon units.
+// `blockcheck compare CASE OUTPUT`: another implementation's block output (and any intermediates
+// it carries under the --trace names) against the 50-digit reference, as a numerical analyst
+// reads it: norm-wise and element-wise errors, where each is worst, and a tolerance derived
+// from the implementation's floating-point type and the block's depth.
 #include "checker/block/block_case.hpp"
+#include "checker/block/block_case_files.hpp"
+#include "checker/block/block_output.hpp"
+#include "checker/block/error_report.hpp"
 #include "checker/common/cli.hpp"
 
 #include <fmt/format.h>
@@ -10,109 +15,151 @@
 namespace blockcheck {
 namespace {
 
+using Json = nlohmann::ordered_json;
+
 struct CompareOptions {
     std::string case_file, output_file;
-    double rtol = 1e-5, atol = 1e-8;
+    std::string dtype = "float64";
+    std::optional<double> rtol, atol;
     bool json = false;
 };
 
-struct Worst {
-    double error = -1;
-    std::size_t row = 0, col = 0;
-};
+std::string element_name(const StageErrors& s, const ElementAt& e) { return fmt::format("{}[{}][{}]", s.name, e.row, e.col); }
 
-// The "output" rows of OUTPUT.json, shaped like the reference.
-Matrix<Real50> read_output(const std::string& file, std::size_t rows, std::size_t cols) {
-    const auto json = read_json_exact(file);
-    if (!json.is_object() || !json.contains("output"))
-        throw InputFileError(file + ": expected an object with an \"output\" field");
-    const auto& out = json["output"];
-    if (!out.is_array() || out.size() != rows)
-        throw InputFileError(fmt::format("{}: output: expected {} rows of {} numbers, found {}", file, rows, cols,
-                                         out.is_array() ? std::to_string(out.size()) + " rows" : out.type_name()));
-    Matrix<Real50> m(rows, cols);
-    for (std::size_t r = 0; r < rows; ++r) {
-        if (!out[r].is_array() || out[r].size() != cols)
-            throw InputFileError(fmt::format("{}: output[{}]: expected {} numbers", file, r, cols));
-        for (std::size_t c = 0; c < cols; ++c) {
-            const std::string where = fmt::format("{}: output[{}][{}]", file, r, c);
-            m(r, c) = parse_real<Real50>(decimal_text(out[r][c], where));
-        }
-    }
-    return m;
+Json element_json(const StageErrors& s, const ElementAt& e) {
+    return {{"at", element_name(s, e)}, {"row", e.row}, {"col", e.col}, {"given", e.given}, {"reference", e.reference}};
+}
+
+Json stage_json(const StageErrors& s, DType dtype) {
+    Json j = {{"stage", s.name},
+              {"elements", s.rows * s.cols},
+              {"shape", {s.rows, s.cols}},
+              {"max_abs_error", s.max_abs},
+              {"mean_abs_error", s.mean_abs},
+              {"max_abs_reference", s.max_reference},
+              {"normwise_rel_error", s.normwise},
+              {"frobenius_rel_error", s.frobenius},
+              {"normwise_rel_error_eps", s.normwise / epsilon(dtype)},
+              {"max_rel_error", s.max_rel},
+              {"mean_rel_error", s.mean_rel},
+              {"max_rel_error_eps", s.max_rel / epsilon(dtype)},
+              {"worst_abs", element_json(s, s.worst_abs)},
+              {"worst_rel", element_json(s, s.worst_rel)},
+              {"worst_tolerance_use", s.worst_allowance.value < 0 ? 0.0 : s.worst_allowance.value},
+              {"worst_tolerance_element", element_json(s, s.worst_allowance)},
+              {"rtol", s.tolerance.rtol},
+              {"atol", s.tolerance.atol},
+              {"depth", s.tolerance.depth},
+              {"nonfinite", s.nonfinite},
+              {"outside_tolerance", s.outside},
+              {"within_tolerance", s.within()}};
+    j["worst_abs"]["abs_error"] = s.worst_abs.value;
+    j["worst_rel"]["rel_error"] = s.worst_rel.value;
+    j["worst_rel"]["reference_over_max"] = s.max_reference > 0 ? std::abs(s.worst_rel.reference) / s.max_reference : 0.0;
+    if (s.first_nonfinite) j["first_nonfinite"] = element_json(s, *s.first_nonfinite);
+    return j;
+}
+
+std::string tolerance_rule(const Tolerance& t, DType dtype, Lang lang) {
+    if (t.depth == 0) return fmt::format("|err| <= {} + {} |ref| ({})", t.atol, t.rtol, tr(lang, "as given", "按命令行给定"));
+    return fmt::format("{}: rtol = {:g} eps sqrt(depth {}) = {:.3g}, atol = rtol max|ref| = {:.3g}", dtype_name(dtype),
+                       t.multiple, t.depth, t.rtol, t.atol);
+}
+
+void print_output_stage(const StageErrors& s, DType dtype, Lang lang) {
+    auto at = [&](const ElementAt& e) {
+        return fmt::format("{} ({} {}, {} {})", element_name(s, e), tr(lang, "given", "提交值"), to_decimal(e.given, 17),
+                           tr(lang, "reference", "参考值"), to_decimal(e.reference, 17));
+    };
+    fmt::print("  {:<18}{} ({} x {})\n", tr(lang, "elements", "元素个数"), s.rows * s.cols, s.rows, s.cols);
+    fmt::print("  {:<18}{:.3e}  {} {}\n", tr(lang, "max abs error", "最大绝对误差"), s.max_abs, tr(lang, "at", "位于"),
+               at(s.worst_abs));
+    fmt::print("  {:<18}{:.3e}\n", tr(lang, "mean abs error", "平均绝对误差"), s.mean_abs);
+    fmt::print("  {:<18}max|err| / max|ref| = {:.3e} ({:.3g} eps), ||err||_F / ||ref||_F = {:.3e}\n",
+               tr(lang, "norm-wise error", "范数相对误差"), s.normwise, s.normwise / epsilon(dtype), s.frobenius);
+    fmt::print("  {:<18}{:.3e} ({:.3g} eps)  {} {}\n", tr(lang, "max rel error", "最大相对误差"), s.max_rel,
+               s.max_rel / epsilon(dtype), tr(lang, "at", "位于"), at(s.worst_rel));
+    if (s.max_reference > 0 && std::abs(s.worst_rel.reference) < 1e-2 * s.max_reference)
+        fmt::print("  {:<18}{}\n", "",
+                   fmt::format(fmt::runtime(tr(lang,
+                                  "element-wise relative error is large there because |reference| is only {:.2e} "
+                                  "of max|ref|; read the norm-wise error",
+                                  "该处参考值的绝对值仅为最大值的 {:.2e}，逐元素相对误差因此偏大；请以范数相对误差为准")),
+                               std::abs(s.worst_rel.reference) / s.max_reference));
+    fmt::print("  {:<18}{:.3e}\n", tr(lang, "mean rel error", "平均相对误差"), s.mean_rel);
+    if (s.first_nonfinite)
+        fmt::print("  {:<18}{}\n", tr(lang, "not finite", "非有限值"),
+                   fmt::format(fmt::runtime(tr(lang, "{} elements (NaN or infinity), the first at {}",
+                                               "{} 个元素为 NaN 或无穷大，第一个位于 {}")),
+                               s.nonfinite, element_name(s, *s.first_nonfinite)));
+}
+
+void print_verdict(const StageErrors& s, DType dtype, Lang lang) {
+    std::string verdict;
+    if (s.within())
+        verdict = fmt::format(fmt::runtime(tr(lang, "within (the worst element uses {:.2g}% of its allowance)",
+                                              "通过（最差元素占用容差的 {:.2g}%）")),
+                              100 * std::max(s.worst_allowance.value, 0.0));
+    else if (s.outside == 0)
+        verdict = tr(lang, "outside: not every element is finite", "未通过：存在非有限值");
+    else
+        verdict = fmt::format(fmt::runtime(tr(lang, "outside: {} elements; the worst, {}, is {:.3g}x its allowance",
+                                              "未通过：{} 个元素超出；最差的 {} 为容差的 {:.3g} 倍")),
+                              s.outside, element_name(s, s.worst_allowance), s.worst_allowance.value);
+    fmt::print("  {:<18}{}\n  {:<18}{}\n", tr(lang, "tolerance", "容差"), tolerance_rule(s.tolerance, dtype, lang), "",
+               verdict);
+}
+
+void print_stages(const std::vector<StageErrors>& stages, DType dtype, Lang lang) {
+    fmt::print("{}\n", tr(lang, "stages, in the order the block computes them:", "各阶段（按计算顺序）："));
+    fmt::print("  {:<10} {:>17} {:>19} {:>10} {:>12}  {}\n", tr(lang, "stage", "阶段"), "max|err|/max|ref|", "||err||_F/||ref||_F",
+               "eps", "rtol", "");
+    for (const StageErrors& s : stages)
+        fmt::print("  {:<10} {:>17.3e} {:>19.3e} {:>10.3g} {:>12.3g}  {}\n", s.name, s.normwise, s.frobenius,
+                   s.normwise / epsilon(dtype), s.tolerance.rtol,
+                   s.within() ? tr(lang, "ok", "通过") : tr(lang, "OUTSIDE", "超出"));
+    if (const StageErrors* s = first_stage_outside(stages))
+        fmt::print("{}\n", fmt::format(fmt::runtime(tr(lang,
+                                           "the error first jumps at {}: the bug is in what computes {} from the "
+                                           "stages before it",
+                                           "误差首先在 {} 处跃升：错误在由前面各阶段计算 {} 的那一步")),
+                                       s->name, s->name));
+    else
+        fmt::print("{}\n", tr(lang, "every stage is within its tolerance", "每个阶段都在容差之内"));
 }
 
 int compare(const CompareOptions& o, Lang lang) {
-    const BlockCase<Real50> bc = read_block_case<Real50>(read_json_exact(o.case_file), o.case_file);
-    const Matrix<Real50> reference = block_forward(bc.config, bc.weights, bc.input, bc.start_position);
-    const Matrix<Real50> given = read_output(o.output_file, reference.rows, reference.cols);
+    const DType dtype = dtype_named(o.dtype);
+    const BlockCase<Real50> bc = read_case_file<Real50>(o.case_file);
+    Trace<Real50> reference;
+    block_case_forward(bc, &reference);
+    const Trace<Real50> given = read_block_output(o.output_file, reference);
+    const std::size_t keys = bc.cached.size() + bc.input.rows;
 
-    using std::abs;
-    double sum_abs = 0, sum_rel = 0;
-    std::size_t rel_count = 0, outside = 0;
-    Worst worst_abs, worst_rel, worst_allowance;
-    for (std::size_t r = 0; r < reference.rows; ++r)
-        for (std::size_t c = 0; c < reference.cols; ++c) {
-            const Real50 err = abs(given(r, c) - reference(r, c));
-            const double e = err.convert_to<double>(), ref = abs(reference(r, c)).convert_to<double>();
-            sum_abs += e;
-            if (e > worst_abs.error) worst_abs = {e, r, c};
-            if (ref > 0) {
-                const double rel = e / ref;
-                sum_rel += rel, ++rel_count;
-                if (rel > worst_rel.error) worst_rel = {rel, r, c};
-            }
-            // numpy.allclose: |given - ref| <= atol + rtol |ref|
-            const double allowance = e / (o.atol + o.rtol * ref);
-            if (allowance > 1) ++outside;
-            if (allowance > worst_allowance.error) worst_allowance = {allowance, r, c};
-        }
-    const double n = double(reference.rows * reference.cols);
-    const double f32 = std::ldexp(1.0, -23), f64 = std::ldexp(1.0, -52);
-    const double mean_rel = rel_count ? sum_rel / double(rel_count) : 0.0;
-    const bool within = outside == 0;
-    auto at = [&](const Worst& w) {
-        return fmt::format("output[{}][{}] (given {}, reference {})", w.row, w.col, to_decimal(given(w.row, w.col), 17),
-                           to_decimal(reference(w.row, w.col), 20));
-    };
+    const std::vector<StageErrors> stages =
+        compare_stages(given, reference, bc.config, keys, dtype, o.rtol, o.atol);
+    const StageErrors& output = *std::find_if(stages.begin(), stages.end(), [](auto& s) { return s.name == "output"; });
+    const bool within = std::all_of(stages.begin(), stages.end(), [](auto& s) { return s.within(); });
     if (o.json) {
-        nlohmann::ordered_json j = {
-            {"elements", reference.rows * reference.cols},
-            {"max_abs_error", worst_abs.error},
-            {"mean_abs_error", sum_abs / n},
-            {"max_rel_error", std::max(worst_rel.error, 0.0)},
-            {"mean_rel_error", mean_rel},
-            {"worst", {{"row", worst_abs.row}, {"col", worst_abs.col}}},
-            {"max_rel_error_float32_eps", std::max(worst_rel.error, 0.0) / f32},
-            {"max_rel_error_double_eps", std::max(worst_rel.error, 0.0) / f64},
-            {"rtol", o.rtol},
-            {"atol", o.atol},
-            {"outside_tolerance", outside},
-            {"within_tolerance", within}};
+        Json j = stage_json(output, dtype);
+        j["case"] = o.case_file;
+        j["dtype"] = dtype_name(dtype);
+        j["epsilon"] = epsilon(dtype);
+        if (stages.size() > 1) {
+            j["stages"] = Json::array();
+            for (const StageErrors& s : stages) j["stages"].push_back(stage_json(s, dtype));
+            const StageErrors* first = first_stage_outside(stages);
+            j["first_stage_outside"] = first ? Json(first->name) : Json(nullptr);
+        }
+        j["within"] = within;
         fmt::print("{}\n", j.dump(2));
         return within ? 0 : 1;
     }
-    fmt::print("{} {}\n", tr(lang, "compared with the 50-digit reference of", "对照 50 位精度参考值："), o.case_file);
-    fmt::print("  {:<18}{} ({} x {})\n", tr(lang, "elements", "元素个数"), reference.rows * reference.cols,
-               reference.rows, reference.cols);
-    fmt::print("  {:<18}{:.3e}  {} {}\n", tr(lang, "max abs error", "最大绝对误差"), worst_abs.error, tr(lang, "at", "位于"),
-               at(worst_abs));
-    fmt::print("  {:<18}{:.3e}\n", tr(lang, "mean abs error", "平均绝对误差"), sum_abs / n);
-    if (rel_count) {
-        fmt::print("  {:<18}{:.3e}  {} {}\n", tr(lang, "max rel error", "最大相对误差"), worst_rel.error,
-                   tr(lang, "at", "位于"), at(worst_rel));
-        fmt::print("  {:<18}{:.3e}\n", tr(lang, "mean rel error", "平均相对误差"), mean_rel);
-        fmt::print("  {:<18}max {:.3g}, mean {:.3g}  (2^-23)\n", tr(lang, "in float32 eps", "以 float32 eps 计"),
-                   worst_rel.error / f32, mean_rel / f32);
-        fmt::print("  {:<18}max {:.3g}, mean {:.3g}  (2^-52)\n", tr(lang, "in double eps", "以 double eps 计"),
-                   worst_rel.error / f64, mean_rel / f64);
-    }
-    fmt::print("  {:<18}|err| <= {} + {} |ref|: {}\n", tr(lang, "tolerance", "容差"), o.atol, o.rtol,
-               within ? fmt::format("{} ({} {:.2g}%)", tr(lang, "within", "通过"),
-                                    tr(lang, "worst element uses", "最差元素占用容差"), 100 * worst_allowance.error)
-                      : fmt::format("{} {} {}, {} {}", outside, tr(lang, "elements outside; worst", "个元素超出；最差"),
-                                    at(worst_allowance), tr(lang, "at", "为容差的"),
-                                    fmt::format("{:.3g}x", worst_allowance.error)));
+    fmt::print("{} {} ({})\n", tr(lang, "compared with the 50-digit reference of", "对照 50 位精度参考值："), o.case_file,
+               dtype_name(dtype));
+    print_output_stage(output, dtype, lang);
+    print_verdict(output, dtype, lang);
+    if (stages.size() > 1) print_stages(stages, dtype, lang);
     return within ? 0 : 1;
 }
 
@@ -123,11 +170,17 @@ void add_compare_command(CLI::App& app, Context& context) {
     CLI::App* cmd = app.add_subcommand(
         "compare", "grade another implementation's block output against the 50-digit reference");
     cmd->add_option("case", options->case_file, "block case file (JSON)")->required();
-    cmd->add_option("output", options->output_file, "the other implementation's output: {\"output\": [[...]]}")
+    cmd->add_option("output", options->output_file,
+                    "the other implementation's output: JSON {\"output\": [[...]], \"trace\": {...}}, .npy or "
+                    ".safetensors")
         ->required();
-    cmd->add_option("--rtol", options->rtol, "relative tolerance (as numpy.allclose)")->capture_default_str();
-    cmd->add_option("--atol", options->atol, "absolute tolerance (as numpy.allclose)")->capture_default_str();
-    cmd->add_flag("--json", options->json, "print the figures as JSON");
+    cmd->add_option("--dtype", options->dtype,
+                    "the other implementation's floating-point type; sets rtol = 4 eps sqrt(depth), atol = rtol max|ref|")
+        ->check(CLI::IsMember({"float64", "float32", "bfloat16", "float16"}))
+        ->capture_default_str();
+    cmd->add_option("--rtol", options->rtol, "relative tolerance instead (as numpy.allclose)");
+    cmd->add_option("--atol", options->atol, "absolute tolerance instead (as numpy.allclose)");
+    cmd->add_flag("--json", options->json, "print every figure as JSON");
     cmd->callback([&context, options] { context.run = [&context, options] { return compare(*options, context.lang); }; });
 }
 

@@ -1,13 +1,10 @@
 // `blockcheck explain --html FILE`: the four-mode explainer page, drawn from the block's values.
-#include "checker/common/cli.hpp"
 #include "checker/block/explain.hpp"
-#include "checker/grade/gradebook.hpp"
+#include "checker/common/cli.hpp"
+#include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
 
 #include <fmt/format.h>
-
-#include <fstream>
-#include <sstream>
 
 namespace blockcheck {
 namespace {
@@ -18,12 +15,9 @@ struct ExplainOptions {
 
 // `check --json`'s output; a missing file or bad JSON is an InputFileError naming it.
 nlohmann::ordered_json read_check_results(const std::string& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputFileError(file + ": cannot read the check results");
-    std::ostringstream text;
-    text << in.rdbuf();
+    const std::string text = read_file(file);
     try {
-        return nlohmann::ordered_json::parse(text.str());
+        return nlohmann::ordered_json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
         throw InputFileError(file + ": not JSON (" + e.what() + "); pass the output of `blockcheck check --json`");
     }

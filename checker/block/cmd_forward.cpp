@@ -1,8 +1,11 @@
 // `blockcheck forward CASE.json`: the full block on a block case, as JSON.
-#include "checker/block/block_case.hpp"
+#include "checker/block/block_case_files.hpp"
+#include "checker/block/tensor_files.hpp"
 #include "checker/common/cli.hpp"
 
 #include <fmt/format.h>
+
+#include <fstream>
 
 namespace blockcheck {
 namespace {
@@ -12,6 +15,8 @@ struct ForwardOptions {
     std::string precision = "50";
     int digits = 0;  // 0: all the precision carries
     bool trace = false;
+    std::string out;                // .json, .npy or .safetensors; empty: JSON on stdout
+    std::string out_dtype = "float64";
 };
 
 // One JSON array per matrix row, rows one per line: [["0.1", "0.2"], ...]
@@ -28,25 +33,60 @@ std::string rows_json(const Matrix<T>& m, int digits, const std::string& indent)
 }
 
 template <class T>
+Tensor tensor_of(const Matrix<T>& m, DType dtype) {
+    Tensor t{dtype, {m.rows, m.cols}, {}};
+    for (const T& x : m.values) t.values.push_back(static_cast<double>(x));
+    return t;
+}
+
+// The output (and with --trace every intermediate) as .npy or .safetensors.
+template <class T>
+void write_tensors(const ForwardOptions& options, const Matrix<T>& y, const Trace<T>& trace) {
+    const DType dtype = dtype_named(options.out_dtype);
+    if (options.out.ends_with(".npy")) {
+        if (options.trace) throw InputFileError(options.out + ": a .npy file holds one array; use .safetensors for --trace");
+        write_npy(options.out, tensor_of(y, dtype));
+    } else if (options.out.ends_with(".safetensors")) {
+        NamedTensors tensors = {{"output", tensor_of(y, dtype)}};
+        for (auto& [name, m] : trace)
+            if (name != "output") tensors.emplace_back(name, tensor_of(m, dtype));
+        write_safetensors(options.out, tensors);
+    } else {
+        throw InputFileError(options.out + ": --out takes a .json, .npy or .safetensors file");
+    }
+}
+
+void write_text(const std::string& file, const std::string& text) {
+    std::ofstream out(file, std::ios::trunc);
+    if (!out || !(out << text)) throw InputFileError(file + ": cannot write the file");
+}
+
+template <class T>
 int forward_at(const ForwardOptions& options) {
-    const BlockCase<T> bc = read_block_case<T>(read_json_exact(options.case_file), options.case_file);
+    const BlockCase<T> bc = read_case_file<T>(options.case_file);
     const int digits = options.digits > 0 ? options.digits : decimal_digits<T>();
     Trace<T> trace;
     Matrix<T> y;
     try {
-        y = block_forward(bc.config, bc.weights, bc.input, bc.start_position, options.trace ? &trace : nullptr);
+        y = block_case_forward(bc, options.trace ? &trace : nullptr);
     } catch (const UndefinedNorm& e) {
         throw InputFileError(options.case_file + ": " + e.what() + " (config.rms_norm_eps is 0)");
+    }
+    if (!options.out.empty() && !options.out.ends_with(".json")) {
+        write_tensors(options, y, trace);
+        return 0;
     }
     std::string out = "{\n  \"output\": " + rows_json(y, digits, "  ");
     if (options.trace) {
         out += ",\n  \"trace\": {\n";
-        for (std::size_t i = 0; i < trace.size(); ++i)
-            out += fmt::format("    \"{}\": {}{}\n", trace[i].first, rows_json(trace[i].second, digits, "    "),
-                               i + 1 < trace.size() ? "," : "");
+        std::size_t i = 0;
+        for (const auto& [name, value] : trace)
+            out += fmt::format("    \"{}\": {}{}\n", name, rows_json(value, digits, "    "), ++i < trace.size() ? "," : "");
         out += "  }";
     }
-    fmt::print("{}\n}}\n", out);
+    out += "\n}\n";
+    if (options.out.empty()) fmt::print("{}", out);
+    else write_text(options.out, out);
     return 0;
 }
 
@@ -61,7 +101,11 @@ void add_forward_command(CLI::App& app, Context& context) {
         ->capture_default_str();
     cmd->add_option("--digits", options->digits, "significant digits to print (default: all the precision carries)")
         ->check(CLI::Range(1, 100));
-    cmd->add_flag("--trace", options->trace, "also print every intermediate value (N, Q, K, V, ... output)");
+    cmd->add_option("--out", options->out, "write the output to FILE (.json, .npy or .safetensors) instead of stdout");
+    cmd->add_option("--out-dtype", options->out_dtype, "element type of a .npy or .safetensors output")
+        ->check(CLI::IsMember({"float64", "float32", "bfloat16"}))
+        ->capture_default_str();
+    cmd->add_flag("--trace", options->trace, "also print every intermediate value (N, Q, K, V, ..., attention_weights/h, ..., output)");
     cmd->callback([&context, options] {
         context.run = [options] {
             if (options->precision == "double") return forward_at<double>(*options);

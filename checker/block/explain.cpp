@@ -4,13 +4,12 @@
 #include "checker/block/block_case.hpp"
 #include "checker/exercise/exercise_set.hpp"
 #include "checker/exercise/grading.hpp"
+#include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/exercise/variants.hpp"
 #include "solutions/block/counts.hpp"
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 namespace blockcheck {
 namespace {
@@ -130,12 +129,6 @@ Json shift_json() {
 // ---------------------------------------------------------------------------------------------
 // 实战 practice
 
-const Matrix<double>& traced(const Trace<double>& trace, const std::string& name) {
-    for (const auto& [n, m] : trace)
-        if (n == name) return m;
-    throw std::logic_error("the block's trace has no " + name);
-}
-
 // Figure 25.1 on data/cases/modern-small.json: every stage's values and shape, and each head's
 // causal attention weights.
 Json block_json(const std::filesystem::path& root) {
@@ -151,37 +144,28 @@ Json block_json(const std::filesystem::path& root) {
     const std::string kv = bt + std::to_string(c.kv_heads) + "×" + std::to_string(c.head_dim) + "]";
     const std::string ffn = bt + std::to_string(c.ffn_hidden_size) + "]";
 
-    // The causal weights, recomputed from the traced rotated Q and K: [heads][T, T].
-    KvCache<double> cache;
-    std::vector<long> positions;
-    for (std::size_t i = 0; i < t; ++i) {
-        positions.push_back(bc.start_position + static_cast<long>(i));
-        cache.append(traced(trace, "K_rotated").row(i), traced(trace, "V").row(i), positions.back());
-    }
-    std::vector<Matrix<double>> weights;
-    causal_attention<double>(traced(trace, "Q_rotated"), positions, cache, c.heads(), &weights);
     Json attention = Json::array();
-    for (const Matrix<double>& w : weights) attention.push_back(matrix_json(w));
+    for (std::size_t h = 0; h < c.query_heads; ++h) attention.push_back(matrix_json(trace.at("attention_weights/" + std::to_string(h))));
 
     Json stages = Json::array();
     auto stage = [&](const std::string& key, const std::string& shape, const Matrix<double>& m) {
         stages.push_back({{"key", key}, {"shape", shape}, {"values", matrix_json(m)}});
     };
     stage("X", width, bc.input);
-    stage("N", width, traced(trace, "N"));
-    stage("Q", heads, traced(trace, "Q"));
-    stage("K", kv, traced(trace, "K"));
-    stage("V", kv, traced(trace, "V"));
-    stage("Q_rotated", heads, traced(trace, "Q_rotated"));
-    stage("K_rotated", kv, traced(trace, "K_rotated"));
-    stage("heads", heads, traced(trace, "heads"));
-    stage("attn_out", width, matmul(traced(trace, "heads"), bc.weights.o));
-    stage("R", width, traced(trace, "R"));
-    stage("M", width, traced(trace, "M"));
-    stage("gate", ffn, traced(trace, "gate"));
-    stage("up", ffn, traced(trace, "up"));
-    stage("hidden", ffn, traced(trace, "hidden"));
-    stage("down", width, matmul(traced(trace, "hidden"), bc.weights.down));
+    stage("N", width, trace.at("N"));
+    stage("Q", heads, trace.at("Q"));
+    stage("K", kv, trace.at("K"));
+    stage("V", kv, trace.at("V"));
+    stage("Q_rotated", heads, trace.at("Q_rotated"));
+    stage("K_rotated", kv, trace.at("K_rotated"));
+    stage("heads", heads, trace.at("heads"));
+    stage("attention_output", width, trace.at("attention_output"));
+    stage("R", width, trace.at("R"));
+    stage("M", width, trace.at("M"));
+    stage("gate", ffn, trace.at("gate"));
+    stage("up", ffn, trace.at("up"));
+    stage("hidden", ffn, trace.at("hidden"));
+    stage("down", width, trace.at("down"));
     stage("output", width, y);
     return {{"case", "data/cases/modern-small.json"},
             {"config",
@@ -207,7 +191,7 @@ Json check_json(const std::filesystem::path& root, const Json& check) {
             try {
                 const InputList inputs =
                     e.contains("variant") ? variant_inputs(*exercise, e["variant"].get<std::uint64_t>()) : exercise->inputs;
-                reference = reference_answers(*exercise, inputs);
+                reference = expected_answers(*exercise, inputs);
             } catch (const std::exception&) {
                 // no reference column for this exercise
             }
@@ -304,14 +288,6 @@ Json budget_json() {
     return out;
 }
 
-std::string read_text(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputFileError(file.string() + ": cannot read the explainer's page template");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 }  // namespace
 
 Json explain_data(const std::filesystem::path& root, Lang lang, const Json& check_results) {
@@ -343,12 +319,12 @@ std::string explain_html(const std::filesystem::path& root, const Json& data, La
     page += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
             "script-src 'unsafe-inline'; img-src data:\">\n";
     page += std::string("<title>") + (zh ? "RoPE、RMSNorm、SwiGLU 与 GQA：图解" : "RoPE, RMSNorm, SwiGLU and GQA, drawn") +
-            "</title>\n<style>\n" + read_text(dir / "explain.css") + "</style>\n</head>\n";
+            "</title>\n<style>\n" + read_file(dir / "explain.css") + "</style>\n</head>\n";
     page += "<body data-ready=\"0\">\n<noscript>" +
             std::string(zh ? "此页面用 JavaScript 绘图；数值在页面内的 JSON 中。" : "This page draws with JavaScript; the values are in the JSON inside it.") +
             "</noscript>\n<div id=\"app\"></div>\n";
     page += "<script type=\"application/json\" id=\"explain-data\">" + script_safe_json(data) + "</script>\n";
-    page += "<script>\n" + read_text(dir / "explain.js") + "</script>\n</body>\n</html>\n";
+    page += "<script>\n" + read_file(dir / "explain.js") + "</script>\n</body>\n</html>\n";
     return page;
 }
 

@@ -20,6 +20,7 @@ struct Context {
 
 void add_forward_command(CLI::App& app, Context& context);
 void add_compare_command(CLI::App& app, Context& context);
+void add_case_command(CLI::App& app, Context& context);
 void add_bench_command(CLI::App& app, Context& context);
 void add_rerun_command(CLI::App& app, Context& context);
 void add_verify_command(CLI::App& app, Context& context);
@@ -31,6 +32,11 @@ void add_watch_command(CLI::App& app, Context& context);
 void add_run_command(CLI::App& app, Context& context);
 void add_grade_command(CLI::App& app, Context& context);
 void add_explain_command(CLI::App& app, Context& context);
+void add_release_command(CLI::App& app, Context& context);
+void add_new_command(CLI::App& app, Context& context);
+void add_validate_command(CLI::App& app, Context& context);
+void add_gradescope_package_command(CLI::App& app, Context& context);
+void add_classroom_command(CLI::App& app, Context& context);
 
 // `blockcheck` with no command: check every exercise.
 int run_default_check(const Context& context);

@@ -1,19 +1,16 @@
-// Prose shown to users comes in English and Chinese.
+// Prose shown to users comes in English and Chinese: the language from the environment, and
+// sentences picked or formatted in it (the Text type itself is in checker/common/text.hpp).
 #pragma once
+
+#include "checker/common/text.hpp"
+
+#include <fmt/format.h>
 
 #include <cstdlib>
 #include <string>
 #include <string_view>
 
 namespace blockcheck {
-
-enum class Lang { en, zh };
-
-// A sentence in both languages.
-struct Text {
-    std::string en, zh;
-    const std::string& in(Lang lang) const { return lang == Lang::zh && !zh.empty() ? zh : en; }
-};
 
 // zh when LC_ALL, LC_MESSAGES or LANG (the first one set) starts with "zh"; en otherwise.
 inline Lang lang_from_environment() {
@@ -26,5 +23,12 @@ inline Lang lang_from_environment() {
 
 // Picks the sentence for a language: tr(lang, "wrong", "错误").
 inline std::string_view tr(Lang lang, std::string_view en, std::string_view zh) { return lang == Lang::zh ? zh : en; }
+
+// A whole sentence per language with named fields, so each language keeps its own word order:
+// tr_format(lang, "{n} students", "{n} 名学生", fmt::arg("n", 3)).
+template <class... Args>
+std::string tr_format(Lang lang, std::string_view en, std::string_view zh, const Args&... args) {
+    return fmt::format(fmt::runtime(tr(lang, en, zh)), args...);
+}
 
 }  // namespace blockcheck

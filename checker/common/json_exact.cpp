@@ -1,9 +1,7 @@
 #include "checker/common/json_exact.hpp"
 
-#include "solutions/block/real.hpp"
-
-#include <fstream>
-#include <sstream>
+#include "checker/common/decimal.hpp"
+#include "checker/common/files.hpp"
 
 namespace blockcheck {
 namespace {
@@ -60,11 +58,7 @@ Json parse_json_exact(const std::string& text, const std::string& source) {
 }
 
 Json read_json_exact(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputFileError(file.string() + ": cannot open the file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_json_exact(text.str(), file.string());
+    return parse_json_exact(read_file(file), file.string());
 }
 
 std::string decimal_text(const Json& value, const std::string& where) {

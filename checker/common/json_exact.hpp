@@ -2,18 +2,14 @@
 // at the working precision rather than the double nearest it.
 #pragma once
 
+#include "checker/common/errors.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <stdexcept>
 #include <string>
 
 namespace blockcheck {
-
-// Bad input file: the message names the file and, where it can, the line or field.
-struct InputFileError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
 
 // Parses JSON text; floating-point numbers come back as strings holding their exact text.
 // `source` names the text in error messages.

@@ -64,7 +64,7 @@ Text places_text(int n) {
 Text join(const Text& a, const Text& b) { return {a.en + b.en, a.zh + b.zh}; }
 
 // "; expected 0.848528137424" when revealing, nothing otherwise.
-Text reveal_text(const Value& expected, const CompareOptions& options) {
+Text reveal_text(const Value& expected, const AnswerCompareOptions& options) {
     if (!options.reveal) return {};
     std::string value = format_value(expected, 12);
     return {"; expected " + value, "；正确值为 " + value};
@@ -363,7 +363,7 @@ Text inexact_note(const ElementGrade& g, const Real& expected) {
 }
 
 Text numbers_message(const AnswerSpec& spec, const std::vector<Cell>& cells, const CellSummary& s,
-                     const Value& expected, const CompareOptions& options, std::size_t worst_error) {
+                     const Value& expected, const AnswerCompareOptions& options, std::size_t worst_error) {
     const Cell& cell = cells[s.worst];
     const ElementGrade& g = s.grades[s.worst];
     if (s.verdict == Verdict::wrong)
@@ -380,7 +380,7 @@ Text numbers_message(const AnswerSpec& spec, const std::vector<Cell>& cells, con
 }
 
 PartResult grade_numbers(const AnswerSpec& spec, const ProgramLine& given, const Value& expected,
-                         const CompareOptions& options) {
+                         const AnswerCompareOptions& options) {
     auto cells = pair_cells(given.value, expected);
     if (!cells) return result(spec, &given, Verdict::wrong, shape_mismatch(expected, given.value));
     CellSummary s = grade_cells(*cells, spec);
@@ -401,7 +401,7 @@ PartResult grade_numbers(const AnswerSpec& spec, const ProgramLine& given, const
 // ---- integers ----------------------------------------------------------------------------
 
 PartResult grade_integer(const AnswerSpec& spec, const ProgramLine& given, const Real& expected,
-                         const CompareOptions& options) {
+                         const AnswerCompareOptions& options) {
     auto* number = std::get_if<NumberText>(&given.value);
     if (!number) return result(spec, &given, Verdict::wrong, shape_mismatch(Value(expected), given.value));
     Text reveal = reveal_text(Value(expected), options);
@@ -439,7 +439,7 @@ Text explained(Text message, const AnswerSpec& spec, bool shown) {
     return {message.en + ". " + spec.explain.en, message.zh + "。" + spec.explain.in(Lang::zh)};
 }
 
-PartResult grade_boolean(const AnswerSpec& spec, const ProgramLine& given, bool expected, const CompareOptions& options) {
+PartResult grade_boolean(const AnswerSpec& spec, const ProgramLine& given, bool expected, const AnswerCompareOptions& options) {
     auto* number = std::get_if<NumberText>(&given.value);
     if (number && (number->text == "0" || number->text == "1"))
         return result(spec, &given, Verdict::wrong,
@@ -468,7 +468,7 @@ std::string lower(std::string s) {
 }
 
 PartResult grade_choice(const AnswerSpec& spec, const ProgramLine& given, const Choice& expected,
-                        const CompareOptions& options) {
+                        const AnswerCompareOptions& options) {
     auto word = given_word(given.value);
     if (!word) return result(spec, &given, Verdict::wrong, shape_mismatch(Value(expected), given.value));
     // choices match as words, case-insensitively
@@ -506,8 +506,16 @@ bool all_finite(const Value& expected) {
     return true;
 }
 
+// True for a vector or matrix without elements: there is no element to grade or to report.
+bool is_empty(const Value& expected) {
+    if (auto* v = std::get_if<Vector<Real>>(&expected)) return v->empty();
+    if (auto* m = std::get_if<Matrix<Real>>(&expected)) return m->values.empty();
+    return false;
+}
+}  // namespace
+
 // Why the reference cannot grade this part; nullopt when it can.
-std::optional<Text> fault_of_reference(const AnswerSpec& spec, const Value& expected) {
+std::optional<Text> reference_fault(const AnswerSpec& spec, const Value& expected) {
     std::string kind(answer_kind_name(spec.kind));
     if (!reference_fits(spec.kind, expected)) {
         Text shape = shape_of(expected);
@@ -516,12 +524,15 @@ std::optional<Text> fault_of_reference(const AnswerSpec& spec, const Value& expe
     }
     if (!all_finite(expected))
         return Text{"the reference answer is not finite", "参考答案不是有限值"};
+    if (is_empty(expected)) return Text{"the reference answer has no elements", "参考答案没有任何元素"};
     using std::floor;
     auto* x = std::get_if<Real>(&expected);
     if (spec.kind == AnswerKind::integer && x && floor(*x) != *x)
         return Text{"the reference answer of an integer part is not a whole number", "整数答案的参考值不是整数"};
     return std::nullopt;
 }
+
+namespace {
 
 PartResult grader_fault(const AnswerSpec& spec, const ProgramLine* given, const Text& why) {
     return result(spec, given, Verdict::grader_fault,
@@ -530,7 +541,7 @@ PartResult grader_fault(const AnswerSpec& spec, const ProgramLine* given, const 
 
 // `undefined` on either side; nullopt when neither side is undefined.
 std::optional<PartResult> grade_undefined(const AnswerSpec& spec, const ProgramLine& given, const Value& expected,
-                                          const CompareOptions& options) {
+                                          const AnswerCompareOptions& options) {
     bool expected_undefined = std::holds_alternative<Undefined>(expected);
     bool given_undefined = std::holds_alternative<Undefined>(given.value);
     if (!expected_undefined && !given_undefined) return std::nullopt;
@@ -613,12 +624,12 @@ bool is_whole_text(std::string_view text) {
 }
 
 PartResult grade_part(const AnswerSpec& spec, const ProgramLine* given, const Value& expected,
-                      const CompareOptions& options) {
+                      const AnswerCompareOptions& options) {
     if (!given)
         return result(spec, nullptr, Verdict::missing,
                       {fmt::format("no line `{} = ...` in the output", spec.name),
                        fmt::format("输出中没有 `{} = ...` 这一行", spec.name)});
-    if (auto fault = fault_of_reference(spec, expected)) return grader_fault(spec, given, *fault);
+    if (auto fault = reference_fault(spec, expected)) return grader_fault(spec, given, *fault);
     if (auto undefined = grade_undefined(spec, *given, expected, options)) return *undefined;
     switch (spec.kind) {
         case AnswerKind::integer: return grade_integer(spec, *given, std::get<Real>(expected), options);
@@ -626,10 +637,6 @@ PartResult grade_part(const AnswerSpec& spec, const ProgramLine* given, const Va
         case AnswerKind::choice: return grade_choice(spec, *given, std::get<Choice>(expected), options);
         default: return grade_numbers(spec, *given, expected, options);
     }
-}
-
-std::optional<Text> reference_fault(const AnswerSpec& spec, const Value& expected) {
-    return fault_of_reference(spec, expected);
 }
 
 bool within_tolerance(const AnswerSpec& spec, const Reading& given, const Value& candidate) {

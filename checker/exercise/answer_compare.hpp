@@ -3,7 +3,7 @@
 
 #include "checker/common/i18n.hpp"
 #include "checker/exercise/protocol.hpp"
-#include "solutions/exercise.hpp"
+#include "checker/common/value.hpp"
 
 #include <optional>
 #include <string>
@@ -72,13 +72,13 @@ struct PartResult {
     std::optional<Diagnosis> diagnosis;
 };
 
-struct CompareOptions {
+struct AnswerCompareOptions {
     bool reveal = false;  // show the expected value and the explanation in wrong messages
 };
 
 // Grades one part; `given` is nullptr when the output has no line for it.
 PartResult grade_part(const AnswerSpec& spec, const ProgramLine* given, const Value& expected,
-                      const CompareOptions& options);
+                      const AnswerCompareOptions& options);
 
 // Why the reference value cannot grade this part (not of the declared kind, not finite, an
 // integer part not whole); nullopt when it can.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace blockcheck {
 namespace {
@@ -69,6 +70,12 @@ bool is_numeric(AnswerKind kind) {
 
 bool angle_in_degrees(const AnswerSpec& spec) {
     return spec.kind == AnswerKind::angle || spec.name.find("degrees") != std::string::npos;
+}
+
+// One degree in radians, pi / 180 (here, not the block's radians(): the student edition has no block).
+Real one_degree() {
+    using std::acos;
+    return acos(Real(-1)) / 180;
 }
 
 Diagnosis named(const std::string& id) { return {id, mistake_message(id)}; }
@@ -162,6 +169,22 @@ const Text& mistake_message(const std::string& id) {
     return messages.at(id);
 }
 
+const std::vector<std::string>& generic_mistakes() {
+    static const std::vector<std::string> all = {"float_precision",   "hard_coded",   "degrees_as_radians",
+                                                 "radians_as_degrees", "sign_flipped", "transposed",
+                                                 "permuted",           "scaled"};
+    return all;
+}
+
+bool known_mistake(const std::string& id) {
+    try {
+        mistake_message(id);
+        return true;
+    } catch (const std::out_of_range&) {
+        return false;
+    }
+}
+
 std::optional<Diagnosis> diagnose(const AnswerSpec& spec, const PartResult& part, const ProgramLine& given,
                                   const Value& expected, const std::map<std::string, Values>& mistakes) {
     if (!is_numeric(spec.kind)) return std::nullopt;
@@ -180,7 +203,7 @@ std::optional<Diagnosis> diagnose(const AnswerSpec& spec, const PartResult& part
     }
     if (float_sized) return named("float_precision");
     if (all_zero(expected)) return std::nullopt;
-    if (angle_in_degrees(spec) && within_tolerance(spec, given.value, scaled_value(expected, radians(Real(1)))))
+    if (angle_in_degrees(spec) && within_tolerance(spec, given.value, scaled_value(expected, one_degree())))
         return named("radians_as_degrees");
     if (within_tolerance(spec, given.value, scaled_value(expected, Real(-1)))) return named("sign_flipped");
     if (auto* m = std::get_if<Matrix<Real>>(&expected); m && within_tolerance(spec, given.value, Value(transpose(*m))))

@@ -8,12 +8,18 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace blockcheck {
 
 // The message of a mistake id in both languages; it names the slip, never the expected value.
 // Throws std::out_of_range for an id that has none.
 const Text& mistake_message(const std::string& id);
+// The generic mistakes every exercise is checked for, derived from the expected value (and
+// degrees_as_radians, computed by the reference with degree inputs read as radians).
+const std::vector<std::string>& generic_mistakes();
+// True when `id` names a mistake with a message (what an exercise's "mistakes" may list).
+bool known_mistake(const std::string& id);
 
 // Names the classic mistake that explains a graded part, if one does: the exercise's own
 // mistakes first (answers the reference gives with that mistake made, by id), then the generic ones

@@ -1,7 +1,10 @@
 #include "checker/exercise/exercise_set.hpp"
 
 #include "checker/common/json_exact.hpp"
+#include "checker/common/json_fields.hpp"
+#include "checker/exercise/diagnosis.hpp"
 #include "checker/exercise/protocol.hpp"
+#include "checker/exercise/variants.hpp"
 
 #include <fmt/format.h>
 
@@ -12,102 +15,110 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-const Json& required(const Json& object, const std::string& key, const std::string& where) {
-    auto it = object.find(key);
-    if (it == object.end()) throw InputFileError(where + ": missing field \"" + key + "\"");
-    return *it;
-}
-
-std::string text_field(const Json& object, const std::string& key, const std::string& where) {
-    const Json& value = required(object, key, where);
-    if (!value.is_string()) throw InputFileError(where + "." + key + ": expected a string");
-    return value.get<std::string>();
-}
-
-Text bilingual(const Json& object, const std::string& key, const std::string& where) {
-    const Json& value = required(object, key, where);
-    if (!value.is_object()) throw InputFileError(where + "." + key + ": expected {\"en\": ..., \"zh\": ...}");
-    return {text_field(value, "en", where + "." + key), text_field(value, "zh", where + "." + key)};
+const Json& list_field(const Json& object, const std::string& key, const std::string& where) {
+    const Json& value = required_field(object, key, where);
+    if (!value.is_array()) throw InputFileError(field_path(where, key) + ": expected a list, got " + json_shown(value));
+    return value;
 }
 
 AnswerSpec read_answer(const Json& json, const std::string& where, std::vector<std::string>& options) {
+    if (!json.is_object()) throw InputFileError(where + ": expected an object, got " + json_shown(json));
     AnswerSpec spec;
-    spec.name = text_field(json, "name", where);
-    const std::string kind = text_field(json, "kind", where);
+    spec.name = string_field(json, "name", where);
+    const std::string kind = string_field(json, "kind", where);
     auto parsed = answer_kind_from_name(kind);
-    if (!parsed) throw InputFileError(where + ".kind: unknown kind \"" + kind + "\"");
+    if (!parsed) throw InputFileError(field_path(where, "kind") + ": unknown kind \"" + kind + "\"");
     spec.kind = *parsed;
-    spec.points = json.value("points", 1.0);
-    if (spec.points <= 0) throw InputFileError(where + ".points: must be positive");
+    spec.points = json.contains("points") ? static_cast<double>(whole_number(json["points"], field_path(where, "points"), 1, 1000)) : 1.0;
     if (json.contains("decimals") && json.contains("significant"))
         throw InputFileError(where + ": give either \"decimals\" or \"significant\", not both");
     if (json.contains("digits"))
-        throw InputFileError(where + ".digits: declare \"decimals\" (decimal places) or \"significant\" (significant digits)");
-    if (json.contains("significant")) spec.precision = {Precision::significant, json["significant"].get<int>()};
-    else spec.precision = {Precision::decimals, json.value("decimals", 6)};
-    if (spec.precision.places < 0 || spec.precision.places > 40 ||
-        (spec.precision.unit == Precision::significant && spec.precision.places < 1))
-        throw InputFileError(where + ": the declared precision must be 0..40 decimal places or 1..40 significant digits");
-    if (json.contains("explain")) spec.explain = bilingual(json, "explain", where);
-    spec.general = json.value("general", false);
+        throw InputFileError(field_path(where, "digits") + ": declare \"decimals\" (decimal places) or \"significant\" (significant digits)");
+    if (json.contains("significant"))
+        spec.precision = {Precision::significant, static_cast<int>(whole_number(json["significant"], field_path(where, "significant"), 1, 40))};
+    else
+        spec.precision = {Precision::decimals, json.contains("decimals") ? static_cast<int>(whole_number(json["decimals"], field_path(where, "decimals"), 0, 40)) : 6};
+    if (json.contains("explain")) spec.explain = text_field(json, "explain", where);
+    spec.general = json.contains("general") && json["general"].is_boolean() && json["general"].get<bool>();
+    if (json.contains("general") && !json["general"].is_boolean())
+        throw InputFileError(field_path(where, "general") + ": expected true or false, got " + json_shown(json["general"]));
     if (spec.general && spec.kind != AnswerKind::boolean && spec.kind != AnswerKind::choice)
-        throw InputFileError(where + ".general: only a boolean or choice answer can be a general claim");
-    if (json.contains("options")) options = json["options"].get<std::vector<std::string>>();
+        throw InputFileError(field_path(where, "general") + ": only a boolean or choice answer can be a general claim");
+    if (json.contains("options")) {
+        const Json& list = json["options"];
+        if (!list.is_array() || list.empty() || !std::all_of(list.begin(), list.end(), [](const Json& o) { return o.is_string(); }))
+            throw InputFileError(field_path(where, "options") + ": expected a list of option names, got " + json_shown(list));
+        options = list.get<std::vector<std::string>>();
+    }
     return spec;
 }
 
+Exercise read_fields(const Json& json, const std::filesystem::path& file, const std::string& where);
+
+// Every field is checked here, so that nothing downstream (the variants' generator, the
+// comparison) meets a value it cannot handle.
 Exercise read_exercise(const std::filesystem::path& file) {
     const Json json = read_json_exact(file);
-    const std::string where = file.filename().string();
+    const std::string where = file.filename().string() + ":";
+    try {
+        return read_fields(json, file, where);
+    } catch (const Json::exception& e) {  // a shape the checks did not foresee
+        throw InputFileError(where + " " + e.what());
+    }
+}
+
+Exercise read_fields(const Json& json, const std::filesystem::path& file, const std::string& where) {
     Exercise e;
     e.file = file;
-    e.id = text_field(json, "id", where);
+    e.id = string_field(json, "id", where);
     if (e.id + ".json" != file.filename().string())
-        throw InputFileError(where + ".id: \"" + e.id + "\" does not match the file name");
-    e.chapter = text_field(json, "chapter", where);
-    e.kind = text_field(json, "kind", where);
+        throw InputFileError(field_path(where, "id") + ": \"" + e.id + "\" does not match the file name");
+    e.chapter = string_field(json, "chapter", where);
+    e.kind = string_field(json, "kind", where);
     if (e.kind != "exercise" && e.kind != "worked-example")
-        throw InputFileError(where + ".kind: expected \"exercise\" or \"worked-example\"");
-    e.section = json.value("section", "");
-    e.order = json.value("order", 0);
-    e.title = bilingual(json, "title", where);
-    e.prompt = bilingual(json, "prompt", where);
-    e.source = text_field(json, "source", where);
-    for (auto& [name, value] : required(json, "inputs", where).items()) {
-        if (!value.is_string()) throw InputFileError(where + ".inputs." + name + ": expected protocol text");
+        throw InputFileError(field_path(where, "kind") + ": expected \"exercise\" or \"worked-example\"");
+    e.section = optional_string_field(json, "section", where);
+    if (json.contains("order")) e.order = static_cast<int>(whole_number(json["order"], field_path(where, "order"), -1000000, 1000000));
+    e.title = text_field(json, "title", where);
+    e.prompt = text_field(json, "prompt", where);
+    e.source = string_field(json, "source", where);
+    const Json& inputs = required_field(json, "inputs", where);
+    if (!inputs.is_object()) throw InputFileError(field_path(where, "inputs") + ": expected {\"name\": \"value\", ...}, got " + json_shown(inputs));
+    for (auto& [name, value] : inputs.items()) {
+        if (!value.is_string()) throw InputFileError(field_path(where, "inputs") + "." + name + ": expected protocol text, got " + json_shown(value));
         try {
             parse_reading(value.get<std::string>());
         } catch (const ProtocolError& error) {
-            throw InputFileError(where + ".inputs." + name + ": " + error.what());
+            throw InputFileError(field_path(where, "inputs") + "." + name + ": " + error.what());
         }
         e.inputs.emplace_back(name, value.get<std::string>());
     }
-    e.variants = json.value("variants", Json::object());
+    e.variants = json.contains("variants") ? json["variants"] : Json::object();
+    if (!e.variants.is_object())
+        throw InputFileError(field_path(where, "variants") + ": expected {\"input\": {\"kind\": ...}, ...}, got " + json_shown(e.variants));
     for (auto& [name, spec] : e.variants.items())
         if (std::none_of(e.inputs.begin(), e.inputs.end(), [&](auto& input) { return input.first == name; }))
-            throw InputFileError(where + ".variants." + name + ": no input of that name");
-    const Json& answers = required(json, "answers", where);
+            throw InputFileError(field_path(where, "variants") + "." + name + ": no input of that name");
+    const Json& answers = list_field(json, "answers", where);
+    if (answers.empty()) throw InputFileError(field_path(where, "answers") + ": expected at least one answer");
     for (std::size_t i = 0; i < answers.size(); ++i) {
         std::vector<std::string> options;
-        e.answers.push_back(read_answer(answers[i], fmt::format("{}.answers[{}]", where, i), options));
+        e.answers.push_back(read_answer(answers[i], field_path(where, fmt::format("answers[{}]", i)), options));
         if (!options.empty()) e.options[e.answers.back().name] = options;
     }
     if (json.contains("mistakes")) {
-        for (const Json& id : json["mistakes"]) {
-            const std::string name = id.is_string() ? id.get<std::string>() : "";
-            const auto& known = mechanism_mistakes();
-            const auto& generic = generic_mistakes();
-            if (std::find(known.begin(), known.end(), name) == known.end() &&
-                std::find(generic.begin(), generic.end(), name) == generic.end())
-                throw InputFileError(where + ".mistakes: unknown mistake \"" + name + "\"");
+        const Json& list = json["mistakes"];
+        if (!list.is_array()) throw InputFileError(field_path(where, "mistakes") + ": expected a list of mistake ids, got " + json_shown(list));
+        for (const Json& id : list) {
+            const std::string name = id.is_string() ? id.get<std::string>() : json_shown(id);
+            if (!known_mistake(name)) throw InputFileError(field_path(where, "mistakes") + ": unknown mistake \"" + name + "\"");
             e.mistakes.push_back(name);
         }
     }
     if (json.contains("hints"))
-        for (std::size_t i = 0; i < json["hints"].size(); ++i)
-            e.hints.push_back({text_field(json["hints"][i], "en", fmt::format("{}.hints[{}]", where, i)),
-                               text_field(json["hints"][i], "zh", fmt::format("{}.hints[{}]", where, i))});
-    if (!reference_solutions().count(e.id)) throw InputFileError(where + ": no reference solution for \"" + e.id + "\"");
+        for (std::size_t i = 0; i < list_field(json, "hints", where).size(); ++i)
+            e.hints.push_back(text_of(json["hints"][i], field_path(where, fmt::format("hints[{}]", i))));
+    variant_inputs(e, 0);  // every range is checked (bounds, steps, lengths) by drawing from it once
     return e;
 }
 
@@ -125,8 +136,11 @@ double Exercise::max_score() const {
     return total;
 }
 
-ExerciseSet ExerciseSet::load(const std::filesystem::path& root) {
+ExerciseSet ExerciseSet::load(const std::filesystem::path& root) { return load(root, edition_answers(root)); }
+
+ExerciseSet ExerciseSet::load(const std::filesystem::path& root, std::shared_ptr<const ExpectedAnswers> answers) {
     ExerciseSet set;
+    set.answers_ = answers;
     const auto dir = root / "data" / "exercises";
     if (!std::filesystem::is_directory(dir)) throw InputFileError(dir.string() + ": no exercise definitions here");
     for (const auto& chapter : std::filesystem::directory_iterator(dir)) {
@@ -135,9 +149,13 @@ ExerciseSet ExerciseSet::load(const std::filesystem::path& root) {
             if (file.path().filename() == "chapter.json") set.read_chapter(file.path());
             else if (file.path().extension() == ".json") set.exercises_.push_back(read_exercise(file.path()));
     }
-    for (const Exercise& e : set.exercises_)
+    for (Exercise& e : set.exercises_) {
         if (!set.chapters_.count(e.chapter))
             throw InputFileError(e.file.string() + ": chapter \"" + e.chapter + "\" has no chapter.json beside it");
+        if (!answers->knows(e.id))
+            throw InputFileError(e.file.filename().string() + ": no reference solution for \"" + e.id + "\"");
+        e.expected = answers;
+    }
     std::sort(set.exercises_.begin(), set.exercises_.end(), [&](const Exercise& a, const Exercise& b) {
         const int ca = set.chapters_.at(a.chapter).order, cb = set.chapters_.at(b.chapter).order;
         return std::tie(ca, a.order, a.id) < std::tie(cb, b.order, b.id);
@@ -176,9 +194,9 @@ ExerciseSet ExerciseSet::only_chapters(const std::vector<std::string>& chapters)
 
 void ExerciseSet::read_chapter(const std::filesystem::path& file) {
     const Json json = read_json_exact(file);
-    const std::string where = file.string();
-    Chapter chapter{bilingual(json, "title", where), json.value("order", 0)};
-    chapters_[text_field(json, "chapter", where)] = chapter;
+    const std::string where = file.string() + ":";
+    Chapter chapter{text_field(json, "title", where), json.value("order", 0)};
+    chapters_[string_field(json, "chapter", where)] = chapter;
 }
 
 const Text& ExerciseSet::chapter_title(const std::string& chapter) const { return chapters_.at(chapter).title; }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "checker/exercise/answer_compare.hpp"
+#include "checker/exercise/expected.hpp"
 #include "checker/common/i18n.hpp"
 
 #include <nlohmann/json.hpp>
@@ -13,9 +14,6 @@
 #include <vector>
 
 namespace blockcheck {
-
-// Named input values as protocol text, in the order they are fed to a program.
-using InputList = std::vector<std::pair<std::string, std::string>>;
 
 // The `name = value` lines a program reads on standard input.
 std::string input_text(const InputList& inputs);
@@ -32,6 +30,7 @@ struct Exercise {
     std::vector<Text> hints;
     std::vector<std::string> mistakes;       // classic mistakes diagnosed, computed by the reference
     std::filesystem::path file;              // where the definition was read from
+    std::shared_ptr<const ExpectedAnswers> expected;  // where its expected answers come from
 
     double max_score() const;
     std::string file_name() const { return std::filesystem::path(source).filename().string(); }
@@ -40,10 +39,13 @@ struct Exercise {
 class ExerciseSet {
 public:
     // Reads every data/exercises/*/*.json below `root`; a malformed file is an InputFileError
-    // naming the file and field, and so is an exercise without a reference solution.
+    // naming the file and field, and so is an exercise `answers` cannot answer for (by default
+    // the edition's provider: the reference solutions, or data/expected/ in the student edition).
     static ExerciseSet load(const std::filesystem::path& root);
+    static ExerciseSet load(const std::filesystem::path& root, std::shared_ptr<const ExpectedAnswers> answers);
 
     const std::vector<Exercise>& all() const { return exercises_; }
+    const ExpectedAnswers& answers() const { return *answers_; }
     const Exercise* find(std::string_view id) const;
     // The exercise with that id, or an InputFileError listing the ids.
     const Exercise& at(std::string_view id) const;
@@ -64,6 +66,7 @@ private:
 
     std::vector<Exercise> exercises_;  // by chapter order, then exercise order
     std::map<std::string, Chapter> chapters_;
+    std::shared_ptr<const ExpectedAnswers> answers_;
 };
 
 }  // namespace blockcheck

@@ -42,6 +42,9 @@ static std::string tail_lines(const std::string& text, std::size_t lines = 5) {
 
 Text describe_end(const RunResult& run, const Limits& limits) {
     const std::string err = run.err.empty() ? "" : "\n" + tail_lines(run.err);
+    if (run.status == RunStatus::signaled && run.signal == SIGSYS)  // the jail's seccomp filter
+        return {"stopped by the sandbox: it made a forbidden system call (ptrace, or reading another process's memory)",
+                "被沙箱终止：程序使用了被禁止的系统调用（ptrace，或读写其他进程的内存）"};
     switch (run.status) {
         case RunStatus::timed_out:
             return {fmt::format("stopped after {:.1f} s (limit: {} s CPU, {} s wall): an endless loop, or waiting for input?",
@@ -98,13 +101,12 @@ std::string whole_program_label(Verdict verdict, Lang lang) {
     }
 }
 
-Values reference_answers(const Exercise& exercise, const InputList& inputs) {
-    return reference_answers_and_mistakes(exercise, inputs).expected;
+Values expected_answers(const Exercise& exercise, const InputList& inputs) {
+    return exercise.expected->answers(exercise, inputs);
 }
 
-ReferenceAnswers reference_answers_and_mistakes(const Exercise& exercise, const InputList& inputs) {
-    const Values values = parse_inputs(input_text(inputs), exercise.id + " inputs");
-    return reference_answers_with_mistakes(exercise.id, values, exercise.mistakes);
+ExpectedCase expected_answers_and_mistakes(const Exercise& exercise, const InputList& inputs) {
+    return exercise.expected->answers_and_mistakes(exercise, inputs);
 }
 
 // Levenshtein distance, for "did you mean".
@@ -134,16 +136,16 @@ std::optional<std::string> closest_name(std::string_view name, const std::vector
 }
 
 ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, std::string_view output,
-                            const CompareOptions& options) {
-    ReferenceAnswers reference;
+                            const AnswerCompareOptions& options) {
+    ExpectedCase reference;
     try {
-        reference = reference_answers_and_mistakes(exercise, inputs);
+        reference = expected_answers_and_mistakes(exercise, inputs);
     } catch (const std::exception& e) {
         return failed_exercise(exercise, Verdict::grader_fault,
                                {std::string("the reference solution failed: ") + e.what(),
                                 std::string("参考解答出错：") + e.what()});
     }
-    const Values& expected = reference.expected;
+    const Values& expected = reference.answers;
     const ProgramOutput parsed = parse_program_output(output);
     ExerciseResult r;
     r.id = exercise.id;
@@ -194,7 +196,7 @@ static std::string header_input_error(const RunResult& run) {
 }
 
 ExerciseResult grade_run(const Exercise& exercise, const InputList& inputs, const RunResult& run, const Limits& limits,
-                         const CompareOptions& options) {
+                         const AnswerCompareOptions& options) {
     if (run.status == RunStatus::exited && run.exit_code == 0) return grade_output(exercise, inputs, run.out, options);
     const Verdict end = verdict_of_end(run.status);
     const std::string input_error = header_input_error(run);
@@ -248,11 +250,12 @@ ExerciseResult failed_exercise(const Exercise& exercise, Verdict verdict, Text n
 }
 
 ExerciseResult check_program(const Exercise& exercise, const std::filesystem::path& source, const InputList& inputs,
-                             const RunSettings& settings, const CompareOptions& options) {
-    const CompileResult build =
-        compile_program(source, settings.include_dir, settings.cache_dir, compiler_limits(), settings.display_source);
-    if (!build.ok) {
-        ExerciseResult r = failed_exercise(exercise, Verdict::compile_error, {build.diagnostics, build.diagnostics});
+                             const RunSettings& settings, const AnswerCompareOptions& options) {
+    const CompileResult build = compile_program(source, settings.include_dir, settings.cache_dir, compiler_limits(),
+                                                CompileWay::fast, settings.display_source);
+    if (!build.ok()) {
+        const Verdict verdict = build.status == CompileStatus::grader_fault ? Verdict::grader_fault : Verdict::compile_error;
+        ExerciseResult r = failed_exercise(exercise, verdict, {build.diagnostics, build.diagnostics});
         r.compile_seconds = build.seconds;
         return r;
     }

@@ -29,17 +29,17 @@ struct ExerciseResult {
 // "does not compile", "crashed", ... in the reader's language.
 std::string whole_program_label(Verdict verdict, Lang lang);
 
-// The reference solution's answers for these inputs (50 digits, through the block).
-Values reference_answers(const Exercise& exercise, const InputList& inputs);
-// The same, with the answers of each mistake the exercise declares (plain values).
-ReferenceAnswers reference_answers_and_mistakes(const Exercise& exercise, const InputList& inputs);
+// The expected answers for these inputs, from the exercise's provider (see expected.hpp).
+Values expected_answers(const Exercise& exercise, const InputList& inputs);
+// The same, with the answers of each classic mistake the exercise declares (plain values).
+ExpectedCase expected_answers_and_mistakes(const Exercise& exercise, const InputList& inputs);
 
 // The name among `names` a misspelled `name` most likely meant ("did you mean ...?").
 std::optional<std::string> closest_name(std::string_view name, const std::vector<std::string>& names);
 
 // Grades a program's standard output against the reference answers for `inputs`.
 ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, std::string_view output,
-                            const CompareOptions& options);
+                            const AnswerCompareOptions& options);
 
 // Every part lost to the same cause (compile error, crash, timeout, output flood, grader fault).
 ExerciseResult failed_exercise(const Exercise& exercise, Verdict verdict, Text note);
@@ -54,7 +54,7 @@ Verdict verdict_of_end(RunStatus status);
 // a program stopped by the header for an input this exercise lacks leaves those parts missing,
 // with the header's message (which lists the exercise's inputs).
 ExerciseResult grade_run(const Exercise& exercise, const InputList& inputs, const RunResult& run, const Limits& limits,
-                         const CompareOptions& options);
+                         const AnswerCompareOptions& options);
 
 // `check`'s quiet probe for constants printed instead of computed: given the same program's
 // result on one variant, each part right on the book's inputs and wrong there, with no other
@@ -72,6 +72,6 @@ struct RunSettings {
 
 // Compiles (or reuses) the program, runs it on the inputs, grades what it printed.
 ExerciseResult check_program(const Exercise& exercise, const std::filesystem::path& source, const InputList& inputs,
-                             const RunSettings& settings, const CompareOptions& options);
+                             const RunSettings& settings, const AnswerCompareOptions& options);
 
 }  // namespace blockcheck

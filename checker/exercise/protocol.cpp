@@ -2,6 +2,8 @@
 // any length. Nothing here throws out of parse_program_output.
 #include "checker/exercise/protocol.hpp"
 
+#include "checker/common/utf8.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -35,23 +37,6 @@ std::string lower(std::string_view s) {
 
 bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_ascii_digit(char c) { return c >= '0' && c <= '9'; }
-
-// Length of the well-formed UTF-8 character starting at s[i]; 0 when the bytes there are not one.
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-    auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-    unsigned char b = byte(i);
-    if (b < 0x80) return 1;
-    std::size_t n = b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return 0;
-    for (std::size_t k = 1; k < n; ++k)
-        if ((byte(i + k) & 0xC0) != 0x80) return 0;
-    // Overlong forms, UTF-16 surrogates and code points above U+10FFFF.
-    if (b == 0xE0 && byte(i + 1) < 0xA0) return 0;
-    if (b == 0xED && byte(i + 1) > 0x9F) return 0;
-    if (b == 0xF0 && byte(i + 1) < 0x90) return 0;
-    if (b == 0xF4 && byte(i + 1) > 0x8F) return 0;
-    return n;
-}
 
 // A control byte other than tab.
 bool is_control(unsigned char b) { return (b < 0x20 && b != '\t') || b == 0x7F; }

@@ -247,7 +247,7 @@ void write_archive(const fs::path& file, const std::vector<ArchiveEntry>& entrie
     for (const ArchiveEntry& e : entries) {
         std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(archive_entry_new(), &archive_entry_free);
         archive_entry_set_pathname(entry.get(), e.path.c_str());
-        archive_entry_set_perm(entry.get(), 0644);
+        archive_entry_set_perm(entry.get(), e.mode);
         if (!e.link.empty() && e.hard) {
             archive_entry_set_filetype(entry.get(), AE_IFREG);
             archive_entry_set_hardlink(entry.get(), e.link.c_str());

@@ -47,10 +47,12 @@ Unpacked extract_archive(const std::filesystem::path& archive, const std::filesy
 // absolute name, a ".." that leaves the top, or an empty one ("", ".").
 std::filesystem::path safe_entry_path(std::string_view name, const ArchiveLimits& limits = {});
 
-// One entry to write: a regular file with `content`, or a link to `link` (hard when `hard`).
+// One entry to write: a regular file with `content` and permissions `mode`, or a link to `link`
+// (hard when `hard`).
 struct ArchiveEntry {
     std::string path, content, link;
     bool hard = false;
+    unsigned mode = 0644;
 };
 
 // Writes an archive of exactly these entries (names unchecked, so tests and benchmarks can build

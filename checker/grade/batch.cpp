@@ -4,21 +4,26 @@
 #include "checker/grade/batch.hpp"
 
 #include "checker/grade/archive.hpp"
+#include "checker/common/files.hpp"
+#include "checker/common/hashing.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/grade/report_html.hpp"
+#include "checker/grade/student_id.hpp"
 #include "checker/exercise/variants.hpp"
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cerrno>
 #include <cstring>
 #include <deque>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <set>
@@ -40,48 +45,13 @@ constexpr std::size_t max_walk_entries = 20000;      // entries looked at in one
 constexpr std::size_t max_binary_bytes = 64u << 20;  // a bigger program is the student's doing, never a copy to fail
 constexpr const char* manifest_name = ".grade-run.json";
 
-std::string hex(std::uint64_t value) { return fmt::format("{:016x}", value); }
-
-// Adds one field to a running hash, length first so that fields cannot run into each other.
-std::uint64_t hash_field(std::uint64_t hash, std::string_view field) {
-    hash = content_hash(std::to_string(field.size()) + ":", hash);
-    return content_hash(field, hash);
-}
-
-std::optional<std::string> read_file(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) return std::nullopt;
-    return text;
-}
-
 // ---------------------------------------------------------------------------------------------
 // What a result depends on besides the student's sources.
 
 // The grader binary's bytes (the reference solutions and the comparison live in it).
 std::string grader_binary_hash() {
-    static const std::string hash = hex(content_hash(read_file("/proc/self/exe").value_or("unknown grader")));
+    static const std::string hash = hex(content_hash(read_file_if_readable("/proc/self/exe").value_or("unknown grader")));
     return hash;
-}
-
-// The compiler as PATH resolves it: path, size and modification time.
-std::string compiler_identity() {
-    const char* path = std::getenv("PATH");
-    std::string_view dirs = path ? path : "/usr/bin:/bin";
-    while (!dirs.empty()) {
-        const auto colon = dirs.find(':');
-        const fs::path candidate = fs::path(dirs.substr(0, colon)) / "g++";
-        std::error_code ec;
-        if (::access(candidate.c_str(), X_OK) == 0) {
-            const fs::path real = fs::canonical(candidate, ec);
-            const auto size = fs::file_size(real, ec);
-            const auto time = fs::last_write_time(real, ec).time_since_epoch().count();
-            return real.string() + "|" + std::to_string(size) + "|" + std::to_string(time);
-        }
-        dirs = colon == std::string_view::npos ? std::string_view{} : dirs.substr(colon + 1);
-    }
-    return "no g++";
 }
 
 std::uint64_t hash_limits(std::uint64_t h, const Limits& l) {
@@ -93,7 +63,7 @@ std::uint64_t hash_limits(std::uint64_t h, const Limits& l) {
 std::uint64_t run_fingerprint(const ExerciseSet& set, const GradeSettings& s, Isolation isolation) {
     std::uint64_t h = content_hash("blockcheck-grade-1");
     h = hash_field(h, grader_binary_hash());
-    h = hash_field(h, compiler_identity());
+    h = hash_field(h, compiler_identity("g++"));
     std::vector<fs::path> headers;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(s.include_dir, ec))
@@ -101,11 +71,11 @@ std::uint64_t run_fingerprint(const ExerciseSet& set, const GradeSettings& s, Is
     std::sort(headers.begin(), headers.end());
     for (const fs::path& header : headers) {
         h = hash_field(h, header.filename().string());
-        h = hash_field(h, read_file(header).value_or("<unreadable>"));
+        h = hash_field(h, read_file_if_readable(header).value_or("<unreadable>"));
     }
     for (const Exercise& e : set.all()) {
         h = hash_field(h, e.id);
-        h = hash_field(h, read_file(e.file).value_or("<unreadable>"));
+        h = hash_field(h, read_file_if_readable(e.file).value_or("<unreadable>"));
     }
     h = hash_limits(h, s.run_limits);
     h = hash_limits(h, s.compile_limits);
@@ -119,7 +89,7 @@ std::string exercises_fingerprint(const ExerciseSet& set) {
     std::uint64_t h = content_hash("blockcheck-exercises-1");
     for (const Exercise& e : set.all()) {
         h = hash_field(h, e.id);
-        h = hash_field(h, read_file(e.file).value_or("<unreadable>"));
+        h = hash_field(h, read_file_if_readable(e.file).value_or("<unreadable>"));
     }
     return hex(h);
 }
@@ -227,14 +197,6 @@ void settle(StudentRecord& s) {
     for (const ExerciseRecord& e : s.exercises) s.score += e.score, s.max_score += e.max_score;
 }
 
-// compile_program's messages when the grader, not the source, failed.
-bool compile_fault(const CompileResult& c) {
-    for (std::string_view prefix : {"cannot read source file", "cannot create cache folder", "cannot store the binary",
-                                    "cannot run the compiler", "cannot compile '"})
-        if (c.diagnostics.starts_with(prefix)) return true;
-    return false;
-}
-
 // ---------------------------------------------------------------------------------------------
 // The run.
 
@@ -246,6 +208,7 @@ struct Job {
     std::size_t remaining = 0;
     Clock::time_point start;
     bool reused = false;  // unchanged since an earlier run
+    std::set<std::string> earlier_faults;  // exercises the grader failed on last time, with this same key
 };
 
 class Batch {
@@ -264,7 +227,7 @@ private:
     void grade(std::size_t student, std::size_t exercise);
     ExerciseRecord grade_program(const Exercise& e, const fs::path& source, std::optional<std::uint64_t> seed);
     void finish(std::size_t student);
-    std::optional<StudentRecord> earlier_result(const Job& job) const;
+    std::optional<StudentRecord> earlier_result(Job& job) const;
     std::string student_key(const Job& job) const;
 
     const ExerciseSet& set_;
@@ -314,6 +277,35 @@ void make_private_folder(const fs::path& dir) {
     fs::permissions(dir, fs::perms(0700));
 }
 
+// An exclusive lock (flock) on <out>/.grade-lock for as long as it lives, so two graders never
+// write into one output folder; the file holds the pid of the grader that has it.
+class OutputLock {
+public:
+    explicit OutputLock(const fs::path& out) {
+        const fs::path file = out / ".grade-lock";
+        fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (fd_ < 0) throw InputFileError(file.string() + ": cannot open the lock file: " + std::strerror(errno));
+        if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+            const int error = errno;
+            char pid[32] = {};
+            const ssize_t n = ::pread(fd_, pid, sizeof pid - 1, 0);
+            ::close(fd_);
+            if (error != EWOULDBLOCK) throw InputFileError(file.string() + ": cannot lock: " + std::strerror(error));
+            throw InputFileError(fmt::format("{}: another grader (pid {}) is writing into this folder; wait for it to "
+                                             "finish, or give another --out",
+                                             out.string(), n > 0 ? std::string(pid, static_cast<std::size_t>(n)) : "?"));
+        }
+        const std::string pid = std::to_string(::getpid());
+        if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) < 0) {}  // the pid is only for the message
+    }
+    ~OutputLock() { ::close(fd_); }  // closing the file releases the lock
+    OutputLock(const OutputLock&) = delete;
+    OutputLock& operator=(const OutputLock&) = delete;
+
+private:
+    int fd_ = -1;
+};
+
 GradeReport Batch::run() {
     const auto start = Clock::now();
     jail_ = std::make_unique<ProgramJail>();
@@ -353,14 +345,19 @@ GradeReport Batch::run() {
               [](const StudentRecord& a, const StudentRecord& b) { return a.student < b.student; });
     const auto render_start = Clock::now();
     if (settings_.write_gradescope) {
-        for (const StudentRecord& s : report.students) {
-            const fs::path file = gradescope_dir_ / (s.student + ".json");
-            if (!fs::exists(file)) write_file_atomically(file, dump_json(gradescope_json(s)));
+        for (StudentRecord& s : report.students) {
+            const fs::path file = gradescope_dir_ / (student_file_stem(s.student) + ".json");
+            try {
+                if (!fs::exists(file)) write_file_atomically(file, dump_json(gradescope_json(s)));
+            } catch (const std::exception& e) {
+                s.notes.push_back(std::string("the Gradescope file could not be written: ") + e.what());
+            }
         }
     }
     for (const StudentRecord& s : report.students) {
         report.bad_submissions += !s.error.empty();
         report.grader_faults = report.grader_faults || s.has_grader_fault();
+        report.repeated_grader_faults = report.repeated_grader_faults || s.has_repeated_grader_fault();
     }
     report.compiles = compiles_;
     report.compile_hits = compile_hits_;
@@ -408,22 +405,39 @@ std::string Batch::student_key(const Job& job) const {
     h = hash_field(h, job.submission->student);
     for (std::size_t i = 0; i < set_.all().size(); ++i) {
         h = hash_field(h, job.sources.relative[i]);
-        h = hash_field(h, job.sources.file[i].empty() ? "<none>" : read_file(job.sources.file[i]).value_or("<unreadable>"));
+        h = hash_field(h, job.sources.file[i].empty() ? "<none>" : read_file_if_readable(job.sources.file[i]).value_or("<unreadable>"));
     }
     return hex(h);
 }
 
-std::optional<StudentRecord> Batch::earlier_result(const Job& job) const {
+std::optional<StudentRecord> Batch::earlier_result(Job& job) const {
     if (settings_.regrade) return std::nullopt;
-    const auto text = read_file(results_dir_ / (job.submission->student + ".json"));
+    const auto text = read_file_if_readable(results_dir_ / (student_file_stem(job.submission->student) + ".json"));
     if (!text) return std::nullopt;
     try {
         StudentRecord earlier = student_from_json(nlohmann::json::parse(*text));
-        if (earlier.key != job.record.key || earlier.has_grader_fault() || earlier.student != job.submission->student)
-            return std::nullopt;
-        return earlier;
+        if (earlier.key != job.record.key || earlier.student != job.submission->student) return std::nullopt;
+        if (!earlier.has_grader_fault()) return earlier;
+        for (const ExerciseRecord& e : earlier.exercises)
+            if (e.has_grader_fault()) job.earlier_faults.insert(e.id);
+        return std::nullopt;  // graded again; a fault that repeats is no longer credited
     } catch (const std::exception&) {
         return std::nullopt;  // damaged: graded again
+    }
+}
+
+// A grader fault on an exercise that had one on the run before, with the same key, is reported
+// as repeated and no longer credited: a fault that does not go away needs a person.
+void mark_repeated_faults(StudentRecord& record, const std::set<std::string>& earlier_faults) {
+    for (ExerciseRecord& e : record.exercises) {
+        if (!e.has_grader_fault() || !earlier_faults.contains(e.id)) continue;
+        e.fault_repeated = true;
+        e.score = 0;
+        for (PartRecord& p : e.parts) {
+            if (p.verdict == "grader_fault") p.score = 0;
+            e.score += p.score;
+        }
+        e.status = "failing";
     }
 }
 
@@ -533,8 +547,8 @@ ExerciseRecord Batch::grade_program(const Exercise& e, const fs::path& source, s
     }
     ExerciseResult result;
     double run_seconds = 0;
-    if (!build.ok) {
-        const Verdict verdict = compile_fault(build) ? Verdict::grader_fault : Verdict::compile_error;
+    if (!build.ok()) {
+        const Verdict verdict = build.status == CompileStatus::grader_fault ? Verdict::grader_fault : Verdict::compile_error;
         result = failed_exercise(e, verdict, {build.diagnostics, build.diagnostics});
     } else if (fs::file_size(build.binary, ec) > max_binary_bytes) {
         // Copying it into the jail could fail for want of space, and a grader fault is credited.
@@ -549,7 +563,7 @@ ExerciseRecord Batch::grade_program(const Exercise& e, const fs::path& source, s
             std::lock_guard lock(time_mutex_);
             run_seconds_ += run_seconds;
         }
-        result = grade_run(e, inputs, run, settings_.run_limits, CompareOptions{settings_.reveal});
+        result = grade_run(e, inputs, run, settings_.run_limits, AnswerCompareOptions{settings_.reveal});
         run_seconds = run.wall_seconds;
     }
     result.variant = seed;
@@ -563,15 +577,19 @@ ExerciseRecord Batch::grade_program(const Exercise& e, const fs::path& source, s
 void Batch::finish(std::size_t student) {
     Job& job = jobs_[student];
     if (!job.reused) {
+        mark_repeated_faults(job.record, job.earlier_faults);
         settle(job.record);
         job.record.seconds = seconds_since(job.start);
+        const std::string stem = student_file_stem(job.record.student);
         try {
-            write_file_atomically(results_dir_ / (job.record.student + ".json"), dump_json(student_json(job.record)));
+            write_file_atomically(results_dir_ / (stem + ".json"), dump_json(student_json(job.record)));
             if (settings_.write_gradescope)
-                write_file_atomically(gradescope_dir_ / (job.record.student + ".json"), dump_json(gradescope_json(job.record)));
+                write_file_atomically(gradescope_dir_ / (stem + ".json"), dump_json(gradescope_json(job.record)));
         } catch (const std::exception& e) {
+            // This student's loss only: the class files still list them, and the next run grades them again.
+            job.record.notes.push_back(std::string("the results file could not be written: ") + e.what());
             std::lock_guard lock(progress_mutex_);
-            fmt::print(stderr, "blockcheck: {}\n", e.what());
+            fmt::print(stderr, "blockcheck: {}: {}\n", printable_id(job.record.student), e.what());
         }
     }
     if (!job.unpacked.empty()) {
@@ -585,9 +603,9 @@ void Batch::finish(std::size_t student) {
 
 // The manifest of a finished run: which students it graded, and with what.
 Json manifest(const ExerciseSet& set, const GradeSettings& s, const std::vector<StudentRecord>& students) {
-    Json ids = Json::array();
-    for (const StudentRecord& r : students) ids.push_back(r.student);
-    return {{"students", ids},
+    Json stems = Json::array();
+    for (const StudentRecord& r : students) stems.push_back(student_file_stem(r.student));
+    return {{"results", stems},
             {"shard", s.shard ? Json(s.shard->text()) : Json(nullptr)},
             {"variants", s.variants},
             {"exercises", exercises_fingerprint(set)}};
@@ -616,28 +634,38 @@ bool in_shard(std::string_view student, const Shard& shard) {
     return content_hash(student) % shard.count == shard.index - 1;
 }
 
-std::vector<Submission> find_submissions(const std::vector<fs::path>& dirs, std::vector<std::string>* ignored) {
+// Why an entry of a submissions folder is not a submission; nullopt when it is one.
+std::optional<Text> not_a_submission(const std::string& name, fs::file_status status) {
+    if (name.starts_with("."))
+        return Text{"a hidden name (it starts with a dot)", "隐藏的名字（以点开头）"};
+    if (fs::is_symlink(status)) return Text{"a link (links are not followed)", "链接（不跟随链接）"};
+    if (fs::is_directory(status)) return std::nullopt;
+    if (fs::is_regular_file(status) && is_archive_name(name)) return std::nullopt;
+    return Text{"neither a folder nor an archive (.zip, .tar.gz, .tgz, .tar)", "既不是文件夹也不是压缩包（.zip、.tar.gz、.tgz、.tar）"};
+}
+
+std::vector<Submission> find_submissions(const std::vector<fs::path>& dirs, std::vector<IgnoredEntry>* ignored) {
     std::vector<Submission> found;
     for (const fs::path& dir : dirs) {
         if (!fs::is_directory(dir)) throw InputFileError(dir.string() + ": not a folder of submissions");
         for (const auto& entry : fs::directory_iterator(dir)) {
             const std::string name = entry.path().filename().string();
-            if (name.starts_with(".")) continue;
             std::error_code ec;
             const auto status = entry.symlink_status(ec);
-            if (fs::is_directory(status)) {
-                found.push_back({name, entry.path(), false});
-            } else if (fs::is_regular_file(status) && is_archive_name(name)) {
-                found.push_back({archive_stem(name), entry.path(), true});
-            } else if (ignored) {
-                ignored->push_back(entry.path().string() + (fs::is_symlink(status) ? " (a link)" : ""));
+            if (auto reason = not_a_submission(name, status)) {
+                if (ignored) ignored->push_back({entry.path().string(), *reason});
+            } else {
+                const bool archive = !fs::is_directory(status);
+                found.push_back({archive ? archive_stem(name) : name, entry.path(), archive});
             }
         }
     }
+    if (ignored)
+        std::sort(ignored->begin(), ignored->end(), [](const IgnoredEntry& a, const IgnoredEntry& b) { return a.path < b.path; });
     std::sort(found.begin(), found.end(), [](const Submission& a, const Submission& b) { return a.student < b.student; });
     for (std::size_t i = 1; i < found.size(); ++i)
         if (found[i].student == found[i - 1].student)
-            throw InputFileError("two submissions for student '" + found[i].student + "': " + found[i - 1].path.string() +
+            throw InputFileError("two submissions for student '" + printable_id(found[i].student) + "': " + found[i - 1].path.string() +
                                  " and " + found[i].path.string());
     return found;
 }
@@ -656,22 +684,25 @@ Limits grading_run_limits() {
 
 GradeReport grade_submissions(const ExerciseSet& set, const std::vector<Submission>& submissions,
                               const GradeSettings& settings, const std::function<void(const GradeProgress&)>& progress) {
+    if (!fs::exists(settings.out)) make_private_folder(settings.out);  // grades are private
+    const OutputLock lock(settings.out);
     Batch batch(set, submissions, settings, progress);
     GradeReport report = batch.run();
     const auto start = Clock::now();
-    write_class_files(settings.out, set, report.students);
+    write_class_files(settings.out, set, report.students, settings.ignored);
     write_file_atomically(settings.out / manifest_name, dump_json(manifest(set, settings, report.students)));
     report.grader_seconds += seconds_since(start);
     report.wall_seconds += seconds_since(start);
     return report;
 }
 
-void write_class_files(const fs::path& out, const ExerciseSet& set, const std::vector<StudentRecord>& students) {
+void write_class_files(const fs::path& out, const ExerciseSet& set, const std::vector<StudentRecord>& students,
+                       const std::vector<IgnoredEntry>& ignored) {
     std::vector<const Exercise*> exercises;
     for (const Exercise& e : set.all()) exercises.push_back(&e);
     write_file_atomically(out / "gradebook.csv", gradebook_csv(exercises, students));
     write_file_atomically(out / "junit.xml", junit_xml(students));
-    write_file_atomically(out / "summary.txt", summary_text(exercises, students));
+    write_file_atomically(out / "summary.txt", summary_text(exercises, students, ignored));
     write_file_atomically(out / "report.html", report_html(exercises, students));
 }
 
@@ -699,21 +730,21 @@ std::vector<StudentRecord> merge_outputs(const std::vector<fs::path>& shard_outs
                 if (!shards_seen.insert(text).second && warnings) warnings->push_back("shard " + text + " given twice");
                 counts.insert(parse_shard(text).count);
             }
-            for (const auto& id : m.at("students")) {
-                const std::string student = id.get<std::string>();
-                const fs::path result = dir / "results" / (student + ".json");
+            for (const auto& name : m.contains("results") ? m["results"] : m.at("students")) {
+                const fs::path result = dir / "results" / (name.get<std::string>() + ".json");
                 StudentRecord record;
                 try {
-                    const auto text = read_file(result);
+                    const auto text = read_file_if_readable(result);
                     if (!text) throw std::runtime_error("cannot be read");
                     record = student_from_json(nlohmann::json::parse(*text));
                 } catch (const std::exception& e) {
                     throw InputFileError(result.string() + ": " + e.what());
                 }
+                const std::string student = record.student;
                 if (auto it = students.find(student); it != students.end()) {
                     if (it->second.key != record.key)
-                        throw InputFileError("student '" + student + "' was graded differently in " + from[student].string() +
-                                             " and " + dir.string());
+                        throw InputFileError("student '" + printable_id(student) + "' was graded differently in " +
+                                             from[student].string() + " and " + dir.string());
                     continue;
                 }
                 from[student] = dir;
@@ -733,17 +764,18 @@ std::vector<StudentRecord> merge_outputs(const std::vector<fs::path>& shard_outs
     }
 
     if (!fs::exists(out)) make_private_folder(out);
+    const OutputLock lock(out);
     fs::create_directories(out / "results");
     fs::create_directories(out / "gradescope");
     std::vector<StudentRecord> merged;
     for (auto& [student, record] : students) {
         const fs::path source_dir = from[student];
+        const std::string file = student_file_stem(student) + ".json";
         if (!fs::equivalent(source_dir, out)) {
-            write_file_atomically(out / "results" / (student + ".json"),
-                                  read_file(source_dir / "results" / (student + ".json")).value_or(dump_json(student_json(record))));
-            const auto gradescope = read_file(source_dir / "gradescope" / (student + ".json"));
-            write_file_atomically(out / "gradescope" / (student + ".json"),
-                                  gradescope ? *gradescope : dump_json(gradescope_json(record)));
+            write_file_atomically(out / "results" / file,
+                                  read_file_if_readable(source_dir / "results" / file).value_or(dump_json(student_json(record))));
+            const auto gradescope = read_file_if_readable(source_dir / "gradescope" / file);
+            write_file_atomically(out / "gradescope" / file, gradescope ? *gradescope : dump_json(gradescope_json(record)));
         }
         merged.push_back(std::move(record));
     }

@@ -32,10 +32,11 @@ struct Submission {
 };
 
 // Every entry of every folder in `dirs` that is a folder or an archive, sorted by student id.
-// Hidden entries are skipped; other files are listed in `ignored`. Two submissions with the same
-// id (say ada/ and ada.zip) or a folder that does not exist are an InputFileError.
+// Every other entry (hidden names such as "..zip" or "...dots", links, other files) is listed in
+// `ignored` with the reason, sorted by path. Two submissions with the same id (say ada/ and
+// ada.zip) or a folder that does not exist are an InputFileError.
 std::vector<Submission> find_submissions(const std::vector<std::filesystem::path>& dirs,
-                                         std::vector<std::string>* ignored = nullptr);
+                                         std::vector<IgnoredEntry>* ignored = nullptr);
 
 // A program's limits in a batch: CPU 2 s, wall 5 s, 512 MiB, 1 MiB of output, 16 MiB per file
 // written, 64 open files, 64 processes.
@@ -54,6 +55,7 @@ struct GradeSettings {
     Limits run_limits = grading_run_limits();
     Limits compile_limits = compiler_limits();
     std::optional<Shard> shard;         // recorded in the run's manifest
+    std::vector<IgnoredEntry> ignored;  // entries of the submission folders that are not submissions: listed in summary.txt
 };
 
 // Called once a student is done (in order of completion, never concurrently).
@@ -71,22 +73,28 @@ struct GradeReport {
     double wall_seconds = 0;
     double compile_seconds = 0, run_seconds = 0, grader_seconds = 0;  // summed over the workers
     bool grader_faults = false;
+    bool repeated_grader_faults = false;  // some repeated with the same key, and are no longer credited
 };
 
-// Grades `submissions` into settings.out: results/<student>.json (and gradescope/<student>.json)
-// written atomically as each student finishes, reused when their key is unchanged, then
-// gradebook.csv, junit.xml and summary.txt for exactly these students. The grader's own
-// failures become grader_fault verdicts (never the student's loss); a result with one is graded
-// again on the next run.
+// Grades `submissions` into settings.out: results/<stem>.json (and gradescope/<stem>.json, the
+// stem from student_file_stem) written atomically as each student finishes, reused when their
+// key is unchanged, then gradebook.csv, junit.xml and summary.txt for exactly these students.
+// The grader's own failures become grader_fault verdicts (never the student's loss); a result
+// with one is graded again on the next run, and a fault that repeats with the same key is
+// reported as repeated and no longer credited. A student whose results cannot be written loses
+// nothing else: the failure is noted in their record. The output folder is locked for the whole
+// run: while another grader holds it, this is an InputFileError naming that grader's pid.
 GradeReport grade_submissions(const ExerciseSet& set, const std::vector<Submission>& submissions,
                               const GradeSettings& settings,
                               const std::function<void(const GradeProgress&)>& progress = {});
 
-// gradebook.csv, junit.xml and summary.txt for these students (every exercise of the set).
-void write_class_files(const std::filesystem::path& out, const ExerciseSet& set, const std::vector<StudentRecord>& students);
+// gradebook.csv, junit.xml, summary.txt and report.html for these students (every exercise of the set).
+void write_class_files(const std::filesystem::path& out, const ExerciseSet& set, const std::vector<StudentRecord>& students,
+                       const std::vector<IgnoredEntry>& ignored = {});
 
 // Combines the outputs of `--shard` runs into `out`: results and Gradescope files copied, the
-// class files rendered from them, so the result equals one run over all the students. An output
+// class files rendered from them, so the result equals one run over all the students (`out` is
+// locked as grade_submissions locks it). An output
 // folder without a finished run, shards run with different exercises or variant settings, or a
 // student in two shards with different results are InputFileErrors. Returns the students.
 std::vector<StudentRecord> merge_outputs(const std::vector<std::filesystem::path>& shard_outs,

@@ -1,17 +1,22 @@
 // `blockcheck grade DIR...`: a class's submissions into a gradebook; `--merge` combines shard
 // outputs; `--gradescope` is Gradescope's run_autograder step for one submission.
 #include "checker/grade/batch.hpp"
+#include "checker/grade/student_id.hpp"
 #include "checker/common/cli.hpp"
+#include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
+#include "checker/platforms/gradescope.hpp"
+#include "checker/platforms/lms.hpp"
 
 #include <fmt/format.h>
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <map>
+#include <optional>
 #include <thread>
 
 namespace blockcheck {
@@ -22,6 +27,7 @@ namespace fs = std::filesystem;
 struct GradeOptions {
     std::vector<std::string> dirs, chapters;
     std::string out = "grades", cache, shard;
+    std::string lms, roster, assignment = "blockcheck";  // --lms, --roster, --lms-assignment
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     bool variants = false, merge = false, gradescope = false, reveal = false, regrade = false;
     double cpu = 2, wall = 5, memory_mib = 512, compile_wall = 30;
@@ -43,24 +49,38 @@ std::string verdict_counts(const StudentRecord& s) {
     return text;
 }
 
-// A line per student, or on a terminal one progress bar redrawn in place.
+// "1:05", "12:00", "1:02:03".
+std::string clock_text(double seconds) {
+    const auto total = static_cast<long>(seconds + 0.5);
+    if (total >= 3600) return fmt::format("{}:{:02}:{:02}", total / 3600, total / 60 % 60, total % 60);
+    return fmt::format("{}:{:02}", total / 60, total % 60);
+}
+
+// A line per student, or on a terminal one progress bar redrawn in place: students done of all,
+// time elapsed, time left (at the pace so far) and the student who just finished.
 class ProgressPrinter {
 public:
-    ProgressPrinter(bool terminal, Lang lang) : terminal_(terminal), lang_(lang) {}
+    ProgressPrinter(bool terminal, Lang lang) : terminal_(terminal), lang_(lang), start_(std::chrono::steady_clock::now()) {}
 
     void operator()(const GradeProgress& p) {
         const StudentRecord& s = *p.record;
         if (terminal_) {
-            const std::size_t width = 30, filled = p.total ? p.done * width / p.total : width;
-            fmt::print("\r[{}{}] {}/{} {}  {:<24.24}", std::string(filled, '#'), std::string(width - filled, '.'), p.done,
-                       p.total, tr(lang_, "students", "名学生"), s.student);
+            const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+            const double left = p.done ? elapsed / double(p.done) * double(p.total - p.done) : 0;
+            const std::size_t width = 24, filled = p.total ? p.done * width / p.total : width;
+            fmt::print("\r[{}{}] {} · {:.24}\x1b[K", std::string(filled, '#'), std::string(width - filled, '.'),
+                       tr_format(lang_, "{done}/{total} students · {elapsed} elapsed · ~{left} left",
+                                 "{done}/{total} 名学生 · 已用 {elapsed} · 剩余约 {left}", fmt::arg("done", p.done),
+                                 fmt::arg("total", p.total), fmt::arg("elapsed", clock_text(elapsed)),
+                                 fmt::arg("left", clock_text(left))),
+                       printable_id(s.student));
             if (p.done == p.total) fmt::print("\n");
         } else {
-            std::string detail = !s.error.empty() ? std::string(tr(lang_, "unreadable: ", "无法读取：")) + s.error
+            std::string detail = !s.error.empty() ? tr_format(lang_, "unreadable: {error}", "无法读取：{error}", fmt::arg("error", s.error))
                                  : p.reused      ? std::string(tr(lang_, "unchanged", "未改动"))
                                                  : verdict_counts(s);
-            fmt::print("[{:>{}}/{}] {:<20} {:>6}/{:<4} {}{}\n", p.done, std::to_string(p.total).size(), p.total, s.student,
-                       score_text(s.score), score_text(s.max_score), detail,
+            fmt::print("[{:>{}}/{}] {:<20} {:>6}/{:<4} {}{}\n", p.done, std::to_string(p.total).size(), p.total,
+                       printable_id(s.student, 40), score_text(s.score), score_text(s.max_score), printable_id(detail),
                        p.reused ? "" : fmt::format("  ({:.1f} s)", s.seconds));
         }
         std::fflush(stdout);
@@ -69,6 +89,7 @@ public:
 private:
     bool terminal_;
     Lang lang_;
+    std::chrono::steady_clock::time_point start_;
 };
 
 GradeSettings settings_from(const Context& context, const GradeOptions& o) {
@@ -94,50 +115,117 @@ GradeSettings settings_from(const Context& context, const GradeOptions& o) {
 }
 
 void print_report(const GradeReport& r, const fs::path& out, Lang lang) {
-    fmt::print("{}: {} {} ({} {}, {} {}{}) {} {:.1f} s; {} {}\n", tr(lang, "graded", "评分完成"), r.students.size(),
-               tr(lang, "students", "名学生"), r.graded, tr(lang, "graded", "已评分"), r.reused,
-               tr(lang, "unchanged", "未改动"),
-               r.bad_submissions ? fmt::format(", {} {}", r.bad_submissions, tr(lang, "unreadable", "无法读取")) : "",
-               tr(lang, "in", "用时"), r.wall_seconds, tr(lang, "gradebook:", "成绩表："), (out / "gradebook.csv").string());
-    if (r.grader_faults)
+    // Two whole sentences per language: with and without unreadable submissions.
+    const bool unreadable = r.bad_submissions > 0;
+    const char* en = unreadable ? "graded: {students} students ({graded} graded, {reused} unchanged, {unreadable} unreadable) "
+                                  "in {seconds:.1f} s; gradebook: {gradebook}"
+                                : "graded: {students} students ({graded} graded, {reused} unchanged) in {seconds:.1f} s; "
+                                  "gradebook: {gradebook}";
+    const char* zh = unreadable ? "评分完成：{students} 名学生（已评分 {graded}，未改动 {reused}，无法读取 {unreadable}），"
+                                  "用时 {seconds:.1f} 秒；成绩表：{gradebook}"
+                                : "评分完成：{students} 名学生（已评分 {graded}，未改动 {reused}），用时 {seconds:.1f} 秒；"
+                                  "成绩表：{gradebook}";
+    fmt::print("{}\n", tr_format(lang, en, zh, fmt::arg("students", r.students.size()), fmt::arg("graded", r.graded),
+                                 fmt::arg("reused", r.reused), fmt::arg("unreadable", r.bad_submissions),
+                                 fmt::arg("seconds", r.wall_seconds), fmt::arg("gradebook", (out / "gradebook.csv").string())));
+    if (r.repeated_grader_faults)
+        fmt::print(stderr, "{}\n", tr(lang, "blockcheck: the grader failed again where it failed on the run before (see summary.txt); "
+                                             "those parts are no longer credited: the grader or the machine needs fixing",
+                                       "blockcheck：评分程序在上次出错的地方再次出错（见 summary.txt）；这些部分不再记分："
+                                       "需要修复评分程序或机器"));
+    else if (r.grader_faults)
         fmt::print(stderr, "{}\n", tr(lang, "blockcheck: the grader failed on some programs (see summary.txt); run again to grade them",
                                        "blockcheck：评分程序在部分程序上出错（见 summary.txt）；再运行一次即可重新评分"));
+}
+
+// --lms and --roster, read and checked before any grading starts.
+struct LmsRequest {
+    Lms lms;
+    std::optional<Roster> roster;
+};
+
+std::optional<LmsRequest> lms_request(const GradeOptions& o) {
+    if (o.lms.empty()) {
+        if (!o.roster.empty()) throw InputFileError("--roster maps students for --lms: give --lms canvas|moodle|blackboard too");
+        return std::nullopt;
+    }
+    LmsRequest request{parse_lms(o.lms), std::nullopt};
+    if (!o.roster.empty()) {
+        request.roster = read_roster(o.roster);
+        check_roster_for(*request.roster, request.lms);
+    }
+    return request;
+}
+
+// OUT/lms-<name>.csv, and the students the roster and the results do not share, on stderr.
+void write_lms_file(const LmsRequest& request, const ExerciseSet& set, const std::vector<StudentRecord>& students,
+                    const GradeOptions& o, Lang lang) {
+    double points = 0;
+    for (const Exercise& e : set.all()) points += e.max_score();
+    const LmsFile file = lms_file(request.lms, students, points, o.assignment, request.roster ? &*request.roster : nullptr);
+    const fs::path path = fs::path(o.out) / fmt::format("lms-{}.csv", lms_name(request.lms));
+    write_file_atomically(path, file.csv);
+    fmt::print("{} {}\n", tr(lang, "LMS import file:", "LMS 导入文件："), path.string());
+    auto list = [](const std::vector<std::string>& ids) {
+        std::string text;
+        for (const std::string& id : ids) text += (text.empty() ? "" : ", ") + id;
+        return text;
+    };
+    if (!file.unmatched_submissions.empty())
+        fmt::print(stderr, "blockcheck: {}\n",
+                   fmt::format(fmt::runtime(tr(lang, "{} graded submissions are not in the roster (left out of the import): {}",
+                                               "{} 份已评分的提交不在名单中（未写入导入文件）：{}")),
+                               file.unmatched_submissions.size(), list(file.unmatched_submissions)));
+    if (!file.roster_without_result.empty())
+        fmt::print(stderr, "blockcheck: {}\n",
+                   fmt::format(fmt::runtime(tr(lang, "{} students of the roster have no graded submission (left out): {}",
+                                               "名单中有 {} 名学生没有已评分的提交（未写入）：{}")),
+                               file.roster_without_result.size(), list(file.roster_without_result)));
 }
 
 int grade(const Context& context, const GradeOptions& o) {
     const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
     if (o.dirs.empty()) throw InputFileError("grade: give the folders of submissions (blockcheck grade DIR... --out DIR)");
+    const std::optional<LmsRequest> lms = lms_request(o);
     GradeSettings settings = settings_from(context, o);
-    std::vector<std::string> ignored;
-    std::vector<Submission> all = find_submissions(std::vector<fs::path>(o.dirs.begin(), o.dirs.end()), &ignored);
-    for (const std::string& file : ignored)
-        fmt::print(stderr, "blockcheck: {} {}\n", tr(context.lang, "not a submission (ignored):", "不是提交（已忽略）："), file);
+    std::vector<Submission> all = find_submissions(std::vector<fs::path>(o.dirs.begin(), o.dirs.end()), &settings.ignored);
+    for (const IgnoredEntry& entry : settings.ignored)
+        fmt::print(stderr, "{}\n", tr_format(context.lang, "blockcheck: not a submission (ignored): {file}: {reason}",
+                                              "blockcheck：不是提交（已忽略）：{file}：{reason}", fmt::arg("file", printable_id(entry.path)),
+                                              fmt::arg("reason", entry.reason.in(context.lang))));
     std::vector<Submission> chosen;
     for (Submission& s : all)
         if (!settings.shard || in_shard(s.student, *settings.shard)) chosen.push_back(std::move(s));
     const Lang lang = context.lang;
-    fmt::print("{} {} {}{} {} {} {}{}\n", tr(lang, "grading", "评分："), chosen.size(), tr(lang, "students", "名学生"),
-               settings.shard ? fmt::format(" ({} {} {} {})", tr(lang, "shard", "分片"), settings.shard->text(),
-                                            tr(lang, "of", "，共"), all.size())
-                              : "",
-               tr(lang, "with", "并行"), settings.jobs, tr(lang, "jobs", "个任务"),
-               settings.variants ? tr(lang, ", variant inputs", "，使用变体输入") : "");
+    // The shard and the variants are clauses of their own, each a whole phrase in each language.
+    const std::string shard = settings.shard ? tr_format(lang, " (shard {shard} of {all})", "（分片 {shard}，共 {all} 名）",
+                                                         fmt::arg("shard", settings.shard->text()), fmt::arg("all", all.size()))
+                                             : "";
+    const std::string variants = settings.variants ? std::string(tr(lang, ", variant inputs", "，使用变体输入")) : "";
+    fmt::print("{}\n", tr_format(lang, "grading {students} students{shard} with {jobs} jobs{variants}",
+                                 "评分：{students} 名学生{shard}，并行 {jobs} 个任务{variants}", fmt::arg("students", chosen.size()),
+                                 fmt::arg("shard", shard), fmt::arg("jobs", settings.jobs), fmt::arg("variants", variants)));
     std::fflush(stdout);
     ProgressPrinter printer(::isatty(STDOUT_FILENO) != 0, lang);
     const GradeReport report = grade_submissions(set, chosen, settings, [&](const GradeProgress& p) { printer(p); });
-    fmt::print("{} {}\n", tr(lang, "isolation:", "隔离："), describe_isolation(report.isolation));
+    fmt::print("{}\n", tr_format(lang, "isolation: {how}", "隔离：{how}", fmt::arg("how", describe_isolation(report.isolation))));
     print_report(report, settings.out, lang);
+    if (lms) write_lms_file(*lms, set, report.students, o, lang);
     return report.grader_faults ? 1 : 0;
 }
 
 int merge(const Context& context, const GradeOptions& o) {
     const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
     if (o.dirs.empty()) throw InputFileError("grade --merge: give the output folders of the shards");
+    const std::optional<LmsRequest> lms = lms_request(o);
     std::vector<std::string> warnings;
     const auto students = merge_outputs(std::vector<fs::path>(o.dirs.begin(), o.dirs.end()), o.out, set, &warnings);
     for (const std::string& w : warnings) fmt::print(stderr, "blockcheck: {}\n", w);
-    fmt::print("{} {} {} {} {} {}: {}\n", tr(context.lang, "merged", "已合并"), students.size(), tr(context.lang, "students from", "名学生，来自"),
-               o.dirs.size(), tr(context.lang, "outputs into", "个输出，写入"), o.out, (fs::path(o.out) / "gradebook.csv").string());
+    fmt::print("{}\n", tr_format(context.lang, "merged {students} students from {outputs} outputs into {out}: {gradebook}",
+                                 "已合并 {students} 名学生，来自 {outputs} 个输出，写入 {out}：{gradebook}",
+                                 fmt::arg("students", students.size()), fmt::arg("outputs", o.dirs.size()), fmt::arg("out", o.out),
+                                 fmt::arg("gradebook", (fs::path(o.out) / "gradebook.csv").string())));
+    if (lms) write_lms_file(*lms, set, students, o, context.lang);
     return 0;
 }
 
@@ -145,7 +233,7 @@ int merge(const Context& context, const GradeOptions& o) {
 std::string gradescope_student(const fs::path& metadata) {
     if (!fs::exists(metadata)) return "submission";
     try {
-        const nlohmann::json m = nlohmann::json::parse(std::ifstream(metadata));
+        const nlohmann::json m = nlohmann::json::parse(read_file(metadata));
         for (const auto& user : m.at("users"))
             for (const char* field : {"email", "sid", "id"})
                 if (user.contains(field) && !user[field].is_null()) {
@@ -172,16 +260,22 @@ int gradescope(const Context& context, const GradeOptions& o) {
             fs::remove_all(path, ignored);
         }
     } remove{work};
-    GradeOptions options = o;
-    options.out = (fs::path(work) / "out").string();
-    const GradeSettings settings = settings_from(context, options);
     const std::vector<Submission> one{{gradescope_student(metadata), submission, false}};
-    const GradeReport report = grade_submissions(set, one, settings);
-    const StudentRecord& s = report.students.front();
+    // One run on the given inputs; with --variants a second on the book's, as visible feedback.
+    auto graded_with = [&](bool variants) {
+        GradeOptions options = o;
+        options.variants = variants;
+        options.out = (fs::path(work) / (variants ? "variants" : "book")).string();
+        options.cache = (fs::path(work) / "cache").string();
+        return grade_submissions(set, one, settings_from(context, options)).students.front();
+    };
+    const StudentRecord s = graded_with(o.variants);
+    const std::optional<StudentRecord> book = o.variants ? std::optional(graded_with(false)) : std::nullopt;
     fs::create_directories(results.parent_path());
-    write_file_atomically(results, dump_json(gradescope_json(s)));
-    fmt::print("{}: {}/{} {}; {}\n", s.student, score_text(s.score), score_text(s.max_score),
-               tr(context.lang, "points", "分"), results.string());
+    write_file_atomically(results, dump_json(gradescope_results(s, book ? &*book : nullptr)));
+    fmt::print("{}\n", tr_format(context.lang, "{student}: {score}/{max} points; {results}", "{student}：{score}/{max} 分；{results}",
+                                 fmt::arg("student", printable_id(s.student)), fmt::arg("score", score_text(s.score)),
+                                 fmt::arg("max", score_text(s.max_score)), fmt::arg("results", results.string())));
     return 0;
 }
 
@@ -191,7 +285,7 @@ void add_grade_command(CLI::App& app, Context& context) {
     auto o = std::make_shared<GradeOptions>();
     CLI::App* cmd = app.add_subcommand("grade", "grade a batch of submissions (folders or .zip/.tar.gz, one per student) into a gradebook");
     cmd->add_option("dirs", o->dirs, "folders of submissions (with --merge: the output folders of the shards)");
-    cmd->add_option("--out", o->out, "where the gradebook, results/, junit.xml, gradescope/ and summary.txt go")
+    cmd->add_option("--out", o->out, "where the gradebook, results/, junit.xml, gradescope/, summary.txt and report.html go")
         ->capture_default_str();
     cmd->add_option("--jobs,-j", o->jobs, "programs compiled and run at once (default: the number of cores)");
     cmd->add_option("--chapter", o->chapters,
@@ -201,6 +295,10 @@ void add_grade_command(CLI::App& app, Context& context) {
     cmd->add_flag("--merge", o->merge, "combine the output folders of --shard runs into --out");
     cmd->add_flag("--gradescope", o->gradescope,
                   "Gradescope's run_autograder step: grade /autograder/submission into /autograder/results/results.json");
+    cmd->add_option("--lms", o->lms, "also write OUT/lms-<name>.csv, the gradebook import file of canvas, moodle or blackboard");
+    cmd->add_option("--roster", o->roster,
+                    "CSV mapping submission ids to the LMS's user identifiers (columns: docs/platforms.md); default: the ids themselves");
+    cmd->add_option("--lms-assignment", o->assignment, "the assignment's column name in the LMS file")->capture_default_str();
     cmd->add_flag("--reveal", o->reveal, "show the expected value of wrong answers in the results");
     cmd->add_flag("--regrade", o->regrade, "grade every student again, even when nothing changed");
     cmd->add_option("--cache", o->cache, "folder of compiled programs, shared between runs (default: OUT/.cache)");
@@ -209,7 +307,8 @@ void add_grade_command(CLI::App& app, Context& context) {
     cmd->add_option("--memory", o->memory_mib, "MiB of memory a program may map")->capture_default_str();
     cmd->add_option("--compile-wall", o->compile_wall, "seconds the compiler may take on one program")->capture_default_str();
     cmd->footer(
-        "Outputs: gradebook.csv, results/<student>.json, junit.xml, gradescope/<student>.json, summary.txt.\n"
+        "Outputs: gradebook.csv, results/<student>.json, junit.xml, gradescope/<student>.json, summary.txt,\n"
+        "report.html.\n"
         "A student whose sources, inputs and grader are unchanged since the last run into the same --out is not\n"
         "graded again; an interrupted run picks up where it stopped. Exit 0 when the gradebook is written, 1 when\n"
         "the grader failed on some program (run again), 2 for bad usage.\n"

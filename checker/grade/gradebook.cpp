@@ -1,15 +1,12 @@
 #include "checker/grade/gradebook.hpp"
 
+#include "checker/grade/student_id.hpp"
 #include "checker/run/compile.hpp"
 
 #include <fmt/format.h>
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <stdexcept>
 
@@ -99,6 +96,7 @@ Json exercise_json(const ExerciseRecord& e) {
               {"parts", parts}};
     if (!e.note.empty()) j["note"] = e.note;
     if (!e.issues.empty()) j["issues"] = e.issues;
+    if (e.fault_repeated) j["fault_repeated"] = true;
     return j;
 }
 
@@ -121,6 +119,7 @@ ExerciseRecord exercise_from_json(const nlohmann::json& j) {
     e.compile_seconds = field<double>(j, "compile_seconds", 0);
     e.run_seconds = field<double>(j, "run_seconds", 0);
     e.compile_cached = field<bool>(j, "compile_cached", false);
+    e.fault_repeated = field<bool>(j, "fault_repeated", false);
     for (const auto& p : j.at("parts")) {
         e.parts.push_back({p.at("name").get<std::string>(), p.at("verdict").get<std::string>(), p.at("score").get<double>(),
                            p.at("max_score").get<double>(), field<std::string>(p, "message", "")});
@@ -142,6 +141,10 @@ int bin_of(double score, double max) {
 
 bool ExerciseRecord::has_grader_fault() const { return std::any_of(parts.begin(), parts.end(), is_grader_fault); }
 
+bool StudentRecord::has_repeated_grader_fault() const {
+    return std::any_of(exercises.begin(), exercises.end(), [](const ExerciseRecord& e) { return e.fault_repeated; });
+}
+
 bool StudentRecord::has_grader_fault() const {
     return std::any_of(exercises.begin(), exercises.end(), [](const ExerciseRecord& e) { return e.has_grader_fault(); });
 }
@@ -149,9 +152,10 @@ bool StudentRecord::has_grader_fault() const {
 Json student_json(const StudentRecord& s) {
     Json exercises = Json::array();
     for (const ExerciseRecord& e : s.exercises) exercises.push_back(exercise_json(e));
-    Json j = {{"student", s.student},
-              {"submission", s.submission},
-              {"status", s.error.empty() ? "graded" : "bad_submission"}};
+    Json j;
+    put_student_id(j, s.student);
+    j["submission"] = s.submission;
+    j["status"] = s.error.empty() ? "graded" : "bad_submission";
     if (!s.error.empty()) j["error"] = s.error;
     j["score"] = s.score;
     j["max_score"] = s.max_score;
@@ -166,7 +170,7 @@ Json student_json(const StudentRecord& s) {
 StudentRecord student_from_json(const nlohmann::json& j) {
     try {
         StudentRecord s;
-        s.student = j.at("student").get<std::string>();
+        s.student = student_id_from(j);
         s.submission = field<std::string>(j, "submission", "");
         s.error = field<std::string>(j, "error", "");
         s.score = j.at("score").get<double>();
@@ -190,57 +194,12 @@ std::string score_text(double score) {
 // ---------------------------------------------------------------------------------------------
 // gradebook.csv
 
-std::string csv_field(std::string_view text) {
-    if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
-
-std::vector<std::vector<std::string>> parse_csv(std::string_view text) {
-    std::vector<std::vector<std::string>> rows;
-    std::vector<std::string> row;
-    std::string cell;
-    bool quoted = false, any = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        any = true;
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') cell += '"', ++i;
-            else if (c == '"') quoted = false;
-            else cell += c;
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            row.push_back(std::move(cell));
-            cell.clear();
-        } else if (c == '\n' || c == '\r') {
-            if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-            row.push_back(std::move(cell));
-            cell.clear();
-            rows.push_back(std::move(row));
-            row.clear();
-            any = false;
-        } else {
-            cell += c;
-        }
-    }
-    if (any) {
-        row.push_back(std::move(cell));
-        rows.push_back(std::move(row));
-    }
-    return rows;
-}
-
 std::string gradebook_csv(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students) {
     std::string out = "student";
-    for (const Exercise* e : exercises) out += "," + csv_field(e->id);
+    for (const Exercise* e : exercises) out += "," + csv_cell(e->id);
     out += ",total\r\n";
     for (const StudentRecord& s : students) {
-        out += csv_field(s.student);
+        out += csv_cell(s.student);
         for (const Exercise* e : exercises) {
             auto it = std::find_if(s.exercises.begin(), s.exercises.end(), [&](auto& r) { return r.id == e->id; });
             out += ",";
@@ -340,14 +299,17 @@ Json gradescope_json(const StudentRecord& s) {
             tests.push_back({{"name", ex.id + ": " + p.name},
                              {"score", p.score},
                              {"max_score", p.max_score},
-                             {"status", p.verdict == "correct" || p.verdict == "grader_fault" ? "passed" : "failed"},
+                             {"status", p.verdict == "correct" || (p.verdict == "grader_fault" && !ex.fault_repeated) ? "passed" : "failed"},
                              {"output", output}});
             first = false;
         }
     }
     std::string output = fmt::format("{}/{} points", score_text(s.score), score_text(s.max_score));
     if (!s.error.empty()) output += "\nThe submission could not be read: " + s.error;
-    if (s.has_grader_fault()) output += "\nThe grader failed on some parts; they are credited to you until graded again.";
+    if (s.has_repeated_grader_fault())
+        output += "\nThe grader failed on some parts in two runs in a row; they are not credited: ask your instructor.";
+    else if (s.has_grader_fault())
+        output += "\nThe grader failed on some parts; they are credited to you until graded again.";
     for (const std::string& note : s.notes) output += "\n" + note;
     return {{"score", s.score}, {"output", output}, {"tests", tests}};
 }
@@ -355,7 +317,8 @@ Json gradescope_json(const StudentRecord& s) {
 // ---------------------------------------------------------------------------------------------
 // summary.txt
 
-std::string summary_text(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students) {
+std::string summary_text(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students,
+                         const std::vector<IgnoredEntry>& ignored) {
     double max_total = 0;
     for (const Exercise* e : exercises) max_total += e->max_score();
     const bool variants = !students.empty() && students.front().variants;
@@ -399,41 +362,26 @@ std::string summary_text(const std::vector<const Exercise*>& exercises, const st
                           "timed_out", "output_limit", "bad_submission", "grader_fault"})
         if (verdicts.contains(v)) out += fmt::format("  {:<15} {:>6}\n", v, verdicts[v]);
 
-    std::string bad, faults;
+    std::string bad, faults, repeated;
     for (const StudentRecord& s : students) {
-        if (!s.error.empty()) bad += fmt::format("  {}: {}\n", s.student, first_line(s.error));
+        if (!s.error.empty()) bad += fmt::format("  {}: {}\n", printable_id(s.student), first_line(s.error));
         for (const ExerciseRecord& e : s.exercises)
-            if (e.has_grader_fault()) faults += fmt::format("  {} / {}: {}\n", s.student, e.id, first_line(e.note));
+            if (e.has_grader_fault())
+                (e.fault_repeated ? repeated : faults) += fmt::format("  {} / {}: {}\n", printable_id(s.student), e.id, first_line(e.note));
     }
     if (!bad.empty()) out += "\nsubmissions that could not be read (scored 0):\n" + bad;
     if (!faults.empty()) out += "\ngrader faults (the parts are credited; run again to grade them):\n" + faults;
+    if (!repeated.empty())
+        out += "\ngrader faults that repeated on the run after (no longer credited; the grader or machine needs fixing):\n" + repeated;
+    if (!ignored.empty()) {
+        out += "\nentries that are not submissions (ignored):\n";
+        for (const IgnoredEntry& entry : ignored) out += fmt::format("  {}: {}\n", printable_id(entry.path), entry.reason.en);
+    }
     return out;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Files
-
-void write_file_atomically(const fs::path& file, std::string_view content) {
-    static std::atomic<unsigned> counter{0};
-    const fs::path temporary =
-        file.parent_path() / (".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" + file.filename().string());
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out.write(content.data(), static_cast<std::streamsize>(content.size()));
-        out.flush();
-        if (!out) {
-            std::error_code ignored;
-            fs::remove(temporary, ignored);
-            throw std::runtime_error("cannot write '" + file.string() + "'");
-        }
-    }
-    std::error_code ec;
-    fs::rename(temporary, file, ec);
-    if (ec) {
-        fs::remove(temporary, ec);
-        throw std::runtime_error("cannot write '" + file.string() + "': " + ec.message());
-    }
-}
 
 std::string dump_json(const Json& json, int indent) {
     return json.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

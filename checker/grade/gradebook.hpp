@@ -4,6 +4,7 @@
 // renders exactly as one run over the same students would.
 #pragma once
 
+#include "checker/common/csv.hpp"
 #include "checker/exercise/exercise_set.hpp"
 
 #include <nlohmann/json.hpp>
@@ -33,6 +34,8 @@ struct ExerciseRecord {
     std::vector<std::string> issues;         // output lines that were not answers
     double compile_seconds = 0, run_seconds = 0;
     bool compile_cached = false;             // the binary (or the compile error) came from the cache
+    bool fault_repeated = false;             // the grader failed here on the run before too, with the same
+                                             // key: reported, and its parts no longer credited
     std::vector<PartRecord> parts;
 
     bool has_grader_fault() const;
@@ -50,6 +53,13 @@ struct StudentRecord {
     std::vector<ExerciseRecord> exercises;
 
     bool has_grader_fault() const;
+    bool has_repeated_grader_fault() const;
+};
+
+// An entry of a submissions folder that was not graded, and why ("a hidden name", "a link", ...).
+struct IgnoredEntry {
+    std::string path;
+    Text reason;
 };
 
 // results/<student>.json and back. from_json throws std::runtime_error for a record that is
@@ -61,7 +71,7 @@ StudentRecord student_from_json(const nlohmann::json& json);
 std::string score_text(double score);
 
 // One row a student (sorted as given), one column an exercise of `exercises` (in that order),
-// then the total; RFC 4180 quoting, CRLF line ends. Parts the grader failed on are credited (as
+// then the total; cells written by csv_cell (RFC 4180, no formula), CRLF line ends. Parts the grader failed on are credited (as
 // grade_part and failed_exercise do); summary.txt lists them.
 std::string gradebook_csv(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students);
 
@@ -75,23 +85,14 @@ std::string junit_xml(const std::vector<StudentRecord>& students);
 nlohmann::ordered_json gradescope_json(const StudentRecord& student);
 
 // The class table: per-exercise mean, full marks and a histogram, the total, verdict counts,
-// unreadable submissions and grader faults.
-std::string summary_text(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students);
+// unreadable submissions, grader faults (once, and repeated) and the entries that were ignored.
+std::string summary_text(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students,
+                         const std::vector<IgnoredEntry>& ignored = {});
 
 // Text made safe for XML 1.0: invalid UTF-8 becomes U+FFFD, control characters other than tab,
 // newline and carriage return are dropped, and & < > " ' are escaped; in attributes newlines,
 // tabs and carriage returns are written as character references.
 std::string xml_escape(std::string_view text, bool attribute = false);
-
-// A CSV field per RFC 4180: quoted when it holds a comma, quote, CR or LF (quotes doubled).
-std::string csv_field(std::string_view text);
-
-// Reads a CSV file's rows (RFC 4180); used to read gradebooks back.
-std::vector<std::vector<std::string>> parse_csv(std::string_view text);
-
-// Writes `content` to `file` through a temporary name in the same folder and a rename, so a
-// reader sees the old file or the new one, never a part.
-void write_file_atomically(const std::filesystem::path& file, std::string_view content);
 
 // JSON text that never throws on invalid UTF-8 (it is replaced).
 std::string dump_json(const nlohmann::ordered_json& json, int indent = 2);

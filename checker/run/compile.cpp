@@ -4,7 +4,12 @@
 //   <key>.fail       the trimmed diagnostics of a failed compile
 //   compiler-<id>.txt  `g++ --version` of the compiler binary identified by <id> (path, size, mtime)
 //   build-<key>-<n>/ a private build folder, removed afterwards
+//   pch-<key>/       the students' headers precompiled
+//   lib-<key>/libblockcheck-header.a  the students' header compiled once (CompileWay::fast)
 #include "checker/run/compile.hpp"
+
+#include "checker/common/files.hpp"
+#include "checker/common/hashing.hpp"
 
 #include <unistd.h>
 
@@ -13,25 +18,15 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
-#include <fstream>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <set>
-#include <sstream>
 #include <vector>
 
 namespace blockcheck {
 
 namespace fs = std::filesystem;
-
-std::uint64_t content_hash(std::string_view bytes, std::uint64_t seed) {
-    std::uint64_t hash = seed;
-    for (unsigned char byte : bytes) {
-        hash ^= byte;
-        hash *= 1099511628211ull;
-    }
-    return hash;
-}
 
 Limits compiler_limits() {
     Limits limits;
@@ -50,29 +45,13 @@ namespace {
 // -O0: exercise programs do little arithmetic, and compiling is most of a check's time.
 const std::vector<std::string> compile_flags{"-std=c++17", "-O0", "-pipe", "-Wall"};
 
+// The macro a header tests to hold its definitions out of line (the archive's one object), and
+// the one that asks it for declarations only (every program that links that archive).
+constexpr const char* object_macro = "BLOCKCHECK_HEADER_OBJECT";
+constexpr const char* prebuilt_macro = "BLOCKCHECK_PREBUILT_HEADER";
+constexpr const char* archive_name = "libblockcheck-header.a";
+
 using Clock = std::chrono::steady_clock;
-
-std::string hex(std::uint64_t value) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string text(16, '0');
-    for (int i = 15; i >= 0; --i, value >>= 4) text[static_cast<std::size_t>(i)] = digits[value & 15];
-    return text;
-}
-
-// Adds one field to a running hash, length first so that fields cannot run into each other.
-std::uint64_t hash_field(std::uint64_t hash, std::string_view field) {
-    hash = content_hash(std::to_string(field.size()) + ":", hash);
-    return content_hash(field, hash);
-}
-
-std::optional<std::string> read_bytes(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream content;
-    content << in.rdbuf();
-    if (in.bad()) return std::nullopt;
-    return std::move(content).str();
-}
 
 // A name no other thread or process uses at the same time.
 std::string unique_suffix() {
@@ -80,44 +59,12 @@ std::string unique_suffix() {
     return std::to_string(::getpid()) + "-" + std::to_string(counter++);
 }
 
-// Writes to a temporary name then renames, so readers see the whole file or none.
-void write_atomically(const fs::path& target, std::string_view content) {
-    const fs::path temporary = target.string() + ".tmp-" + unique_suffix();
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out.write(content.data(), static_cast<std::streamsize>(content.size()));
-        if (!out) {
-            std::error_code ignored;
-            fs::remove(temporary, ignored);
-            return;  // a cache that cannot be written only costs a recompile
-        }
+// Writes a cache file atomically; a cache that cannot be written only costs a recompile.
+void write_cache_file(const fs::path& target, std::string_view content) {
+    try {
+        write_file_atomically(target, content);
+    } catch (const FileWriteError&) {
     }
-    std::error_code ec;
-    fs::rename(temporary, target, ec);
-    if (ec) fs::remove(temporary, ec);
-}
-
-// The compiler binary as PATH resolves it (empty when not found).
-fs::path find_in_path(const std::string& name) {
-    const char* path = std::getenv("PATH");
-    std::string_view dirs = path ? path : "/usr/bin:/bin";
-    while (!dirs.empty()) {
-        const auto colon = dirs.find(':');
-        const fs::path candidate = fs::path(dirs.substr(0, colon)) / name;
-        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-        dirs = colon == std::string_view::npos ? std::string_view{} : dirs.substr(colon + 1);
-    }
-    return {};
-}
-
-// Which compiler binary this is, by a stat (cheap): resolved path, size and modification time.
-std::string compiler_identity(const std::string& compiler) {
-    std::error_code ec;
-    const fs::path real = fs::canonical(find_in_path(compiler), ec);
-    if (ec) return compiler;
-    const auto size = fs::file_size(real, ec);
-    const auto mtime = fs::last_write_time(real, ec).time_since_epoch().count();
-    return real.string() + "|" + std::to_string(size) + "|" + std::to_string(mtime);
 }
 
 std::string run_version(const std::string& compiler) {
@@ -137,9 +84,9 @@ std::string compiler_version(const std::string& compiler, const fs::path& cache_
     std::lock_guard lock(mutex);
     if (!known.empty()) return known;
     const fs::path memo = cache_dir / ("compiler-" + hex(content_hash(compiler_identity(compiler))) + ".txt");
-    if (auto text = read_bytes(memo); text && !text->empty()) return known = *text;
+    if (auto text = read_file_if_readable(memo); text && !text->empty()) return known = *text;
     known = run_version(compiler);
-    if (!known.empty()) write_atomically(memo, known);
+    if (!known.empty()) write_cache_file(memo, known);
     return known;
 }
 
@@ -163,22 +110,22 @@ SourceFiles sibling_headers(const fs::path& source) {
         const std::string ext = entry.path().extension().string();
         if (ext != ".h" && ext != ".hpp" && ext != ".hh" && ext != ".hxx") continue;
         if (!entry.is_regular_file(ec) || entry.file_size(ec) > (1u << 20) || headers.size() == 32) continue;
-        if (auto text = read_bytes(entry.path())) headers.emplace_back(entry.path().filename().string(), *text);
+        if (auto text = read_file_if_readable(entry.path())) headers.emplace_back(entry.path().filename().string(), *text);
     }
     std::sort(headers.begin(), headers.end());
     return headers;
 }
 
 std::string cache_key(std::string_view source_name, std::string_view source_text, const fs::path& include_dir,
-                      std::string_view version, const SourceFiles& own_headers) {
-    std::uint64_t hash = content_hash("blockcheck-compile-1");
-    for (const std::string& flag : compile_flags) hash = hash_field(hash, flag);
+                      std::string_view version, const std::vector<std::string>& flags, const SourceFiles& own_headers) {
+    std::uint64_t hash = content_hash("blockcheck-compile-3");
+    for (const std::string& flag : flags) hash = hash_field(hash, flag);
     hash = hash_field(hash, version);
     hash = hash_field(hash, source_name);
     hash = hash_field(hash, source_text);
     for (const fs::path& header : header_files(include_dir)) {
         hash = hash_field(hash, header.filename().string());
-        hash = hash_field(hash, read_bytes(header).value_or("<unreadable>"));
+        hash = hash_field(hash, read_file_if_readable(header).value_or("<unreadable>"));
     }
     for (const auto& [name, text] : own_headers) hash = hash_field(hash_field(hash, "beside:" + name), text);
     return hex(hash);
@@ -229,10 +176,10 @@ InFlight& in_flight() {
 std::optional<CompileResult> cached_result(const fs::path& cache_dir, const std::string& key) {
     const fs::path binary = cache_dir / key;
     if (::access(binary.c_str(), X_OK) == 0) {
-        CompileResult result{true, binary, read_bytes(cache_dir / (key + ".log")).value_or(""), true};
-        return result;
+        return CompileResult{CompileStatus::compiled, binary, read_file_if_readable(cache_dir / (key + ".log")).value_or(""), true};
     }
-    if (auto diagnostics = read_bytes(cache_dir / (key + ".fail"))) return CompileResult{false, {}, *diagnostics, true};
+    if (auto diagnostics = read_file_if_readable(cache_dir / (key + ".fail")))  // only the compiler's own rejections are cached
+        return CompileResult{CompileStatus::rejected, {}, *diagnostics, true};
     return std::nullopt;
 }
 
@@ -269,7 +216,8 @@ std::string describe_limit_stop(const RunResult& run, const Limits& limits) {
     return {};
 }
 
-// The compiler gave up for lack of memory: not the program's fault under other limits, so not cached.
+// The compiler seems to have given up for lack of memory (its messages say so, and a program can
+// forge them): not cached, and judged by the known-good probe like any other limit stop.
 bool out_of_memory(const RunResult& run) {
     return run.err.find("virtual memory exhausted") != std::string::npos ||
            run.err.find("out of memory allocating") != std::string::npos ||
@@ -297,18 +245,29 @@ struct BuildDir {
     }
 };
 
+// The compiler or a tool ran to the end and said yes (a run stopped by a limit has exit code 0 too).
+bool succeeded(const RunResult& run) { return run.status == RunStatus::exited && run.exit_code == 0; }
+
+// The students' headers are the instructor's, built once for every program: a slow machine must
+// not cut them off at the limit meant for one student's program (at least 5 minutes).
+Limits header_limits(Limits limits) {
+    limits.wall_seconds = std::max(limits.wall_seconds, 300.0);
+    limits.cpu_seconds = std::max(limits.cpu_seconds, 300.0);
+    return limits;
+}
+
 // The students' headers precompiled with the same flags (about 40% of a compile saved), in a
 // folder searched before include_dir: cache/pch-<key>/<header>.gch. Built once per header
 // content and compiler; empty when it cannot be built (compiles then simply read the headers).
 fs::path precompiled_headers(const fs::path& include_dir, const fs::path& cache_dir, const std::string& version,
-                             const Limits& limits) {
+                             const std::vector<std::string>& flags, const Limits& limits) {
     if (include_dir.empty()) return {};
     std::uint64_t hash = content_hash("blockcheck-pch-1");
-    for (const std::string& flag : compile_flags) hash = hash_field(hash, flag);
+    for (const std::string& flag : flags) hash = hash_field(hash, flag);
     hash = hash_field(hash, version);
     for (const fs::path& header : header_files(include_dir)) {
         hash = hash_field(hash, header.filename().string());
-        hash = hash_field(hash, read_bytes(header).value_or("<unreadable>"));
+        hash = hash_field(hash, read_file_if_readable(header).value_or("<unreadable>"));
     }
     const fs::path dir = cache_dir / ("pch-" + hex(hash));
     std::error_code ec;
@@ -320,9 +279,9 @@ fs::path precompiled_headers(const fs::path& include_dir, const fs::path& cache_
     for (const fs::path& header : header_files(include_dir)) {
         if (header.extension() != ".hpp" && header.extension() != ".h") continue;
         std::vector<std::string> argv{"g++"};
-        argv.insert(argv.end(), compile_flags.begin(), compile_flags.end());
+        argv.insert(argv.end(), flags.begin(), flags.end());
         argv.insert(argv.end(), {"-x", "c++-header", header.string(), "-o", (work / (header.filename().string() + ".gch")).string()});
-        if (run_process(argv, {}, limits, work).exit_code != 0) {
+        if (!succeeded(run_process(argv, {}, header_limits(limits), work))) {
             fs::remove_all(work, ec);
             return {};
         }
@@ -332,28 +291,133 @@ fs::path precompiled_headers(const fs::path& include_dir, const fs::path& cache_
     return fs::is_directory(dir, ec) ? dir : fs::path{};
 }
 
+// A program that compiles anywhere, compiled in `dir` with `argv` (the flags, without a source)
+// under the same limits and sandbox: when it fails too, the compiler or its limits are at fault,
+// not the student's program. Probed every time (a compiler can vanish or break mid-run), which
+// costs one tiny compile per failure that is not cached yet.
+bool probe_compiles(std::vector<std::string> argv, const fs::path& dir, const Limits& limits, const Sandbox* sandbox) {
+    constexpr const char* probe = "blockcheck-probe.cpp";
+    write_cache_file(dir / probe, "#include <cstdio>\nint main() { std::puts(\"ok\"); }\n");
+    argv.insert(argv.end(), {probe, "-o", "blockcheck-probe.out"});
+    const RunResult run = run_process(argv, {}, limits, dir, sandbox);
+    return run.status == RunStatus::exited && run.exit_code == 0;
+}
+
+// Whether a header of include_dir can be compiled once into an object (it tests object_macro).
+bool header_supports_prebuilding(const fs::path& include_dir) {
+    for (const fs::path& header : header_files(include_dir))
+        if (read_file_if_readable(header).value_or("").find(object_macro) != std::string::npos) return true;
+    return false;
+}
+
+// The students' headers compiled once, with object_macro, into an archive of one object: every
+// program links it and the linker takes that object only when the program uses the header, so
+// a program that never includes it builds as before. cache/lib-<key>/libblockcheck-header.a, by
+// header content, flags and compiler; empty when it cannot be built.
+fs::path header_archive(const fs::path& include_dir, const fs::path& cache_dir, const std::string& version,
+                        const std::vector<std::string>& flags, const Limits& limits) {
+    std::uint64_t hash = content_hash("blockcheck-header-archive-1");
+    for (const std::string& flag : flags) hash = hash_field(hash, flag);
+    hash = hash_field(hash, version);
+    std::string unit = "#define " + std::string(object_macro) + "\n";
+    for (const fs::path& header : header_files(include_dir)) {
+        hash = hash_field(hash, header.filename().string());
+        hash = hash_field(hash, read_file_if_readable(header).value_or("<unreadable>"));
+        if (header.extension() == ".hpp" || header.extension() == ".h") unit += "#include \"" + header.filename().string() + "\"\n";
+    }
+    const fs::path dir = cache_dir / ("lib-" + hex(hash));
+    std::error_code ec;
+    if (fs::is_directory(dir, ec)) return dir / archive_name;
+    auto guard = in_flight().acquire(dir.string());
+    if (fs::is_directory(dir, ec)) return dir / archive_name;
+    const fs::path work = cache_dir / ("build-lib-" + hex(hash) + "-" + unique_suffix());
+    fs::create_directories(work, ec);
+    write_cache_file(work / "header-object.cpp", unit);
+    std::vector<std::string> argv{"g++"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    // Every inline function of the header emitted, so that programs reading only its declarations find them.
+    argv.insert(argv.end(), {"-fkeep-inline-functions", "-I" + include_dir.string(), "-c", "header-object.cpp", "-o",
+                             "header-object.o"});
+    const bool built = succeeded(run_process(argv, {}, header_limits(limits), work)) &&
+                       succeeded(run_process({"ar", "rcs", archive_name, "header-object.o"}, {}, header_limits(limits), work));
+    std::error_code ignored;
+    fs::remove(work / "header-object.o", ignored);
+    fs::remove(work / "header-object.cpp", ignored);
+    if (built) fs::rename(work, dir, ec);  // atomic: the folder appears whole, or another process won
+    if (!built || ec) fs::remove_all(work, ignored);
+    return fs::is_directory(dir, ec) ? dir / archive_name : fs::path{};
+}
+
+// Whether reading the header as declarations (and linking its object) is sure to give this program
+// what the inline header gives it. Text that could change how the header itself compiles, or that
+// (re)defines what it defines, sends the program to the inline header instead: any preprocessor
+// directive other than #include (even one after a comment), a digraph `%:`, an #include of another
+// quoted header (it may define macros), and `namespace bc` opened or `bc::` named by the program.
+bool prebuilt_header_safe(std::string_view source) {
+    static const std::regex include_line(R"(^\s*#\s*include\s*(<[^>]*>|"blockcheck\.hpp")\s*(//.*)?$)");
+    static const std::regex opens_bc(R"((^|[^\w])bc\s*::|(^|[^\w])namespace\s+bc\b)");
+    static const std::regex uses_bc(R"((^|[^\w])using\s+namespace\s+bc\s*;)");
+    if (source.find("%:") != std::string_view::npos) return false;
+    std::size_t at = 0;
+    while (at < source.size()) {
+        const std::size_t end = std::min(source.find('\n', at), source.size());
+        const std::string line(source.substr(at, end - at));
+        if (line.find('#') != std::string::npos && !std::regex_match(line, include_line)) return false;
+        if (std::regex_search(std::regex_replace(line, uses_bc, " "), opens_bc)) return false;
+        at = end + 1;
+    }
+    return true;
+}
+
+// What a compile of this way runs: its flags (part of the key) and the header's archive to link.
+struct Recipe {
+    std::vector<std::string> flags;
+    fs::path archive;  // empty: the header's definitions are compiled in the program
+};
+
+Recipe recipe_for(CompileWay way, std::string_view source, const fs::path& include_dir, const fs::path& cache_dir,
+                  const std::string& version, const Limits& limits) {
+    Recipe recipe{compile_flags, {}};
+    if (way == CompileWay::classic) return recipe;
+    static const bool lld = ::access("/usr/bin/ld.lld", X_OK) == 0;
+    if (lld) recipe.flags.push_back("-fuse-ld=lld");  // about half of ld.bfd's time on a small program
+    if (include_dir.empty() || !prebuilt_header_safe(source) || !header_supports_prebuilding(include_dir)) return recipe;
+    recipe.archive = header_archive(include_dir, cache_dir, version, recipe.flags, limits);
+    if (!recipe.archive.empty()) recipe.flags.push_back("-D" + std::string(prebuilt_macro));
+    return recipe;
+}
+
 // Runs g++ in a private folder holding a copy of the source; stores the outcome in the cache.
 CompileResult build(const fs::path& source, std::string_view source_text, const SourceFiles& own_headers,
                     const fs::path& include_dir, const fs::path& cache_dir, const std::string& key,
-                    const std::string& version, const Limits& limits, const std::string& display) {
+                    const std::string& version, const Recipe& recipe, const Limits& limits, const std::string& display) {
     sweep_stale(cache_dir);
     BuildDir dir{cache_dir / ("build-" + key + "-" + unique_suffix())};
     fs::create_directories(dir.path);
     const std::string name = source.filename().string();
-    write_atomically(dir.path / name, source_text);
-    for (const auto& [header, text] : own_headers) write_atomically(dir.path / header, text);
+    write_cache_file(dir.path / name, source_text);
+    for (const auto& [header, text] : own_headers) write_cache_file(dir.path / header, text);
     std::vector<std::string> argv{"g++"};
-    argv.insert(argv.end(), compile_flags.begin(), compile_flags.end());
+    argv.insert(argv.end(), recipe.flags.begin(), recipe.flags.end());
     Sandbox sandbox{dir.path, {}};
-    if (const fs::path pch = precompiled_headers(include_dir, cache_dir, version, limits); !pch.empty()) {
+    if (const fs::path pch = precompiled_headers(include_dir, cache_dir, version, recipe.flags, limits); !pch.empty()) {
         argv.push_back("-I" + pch.string());
         sandbox.readonly_dirs.push_back(pch);
     }
     if (!include_dir.empty()) argv.push_back("-I" + include_dir.string());
     if (fs::is_directory(include_dir)) sandbox.readonly_dirs.push_back(include_dir);
-    argv.insert(argv.end(), {name, "-o", binary_name});
-    RunResult run = run_process(argv, {}, limits, dir.path, Sandbox::available() ? &sandbox : nullptr);
-    std::string diagnostics = trim_diagnostics(shorten_paths(run.err, include_dir, dir.path));
+    const std::vector<std::string> argv_prefix = argv;
+    const Sandbox* jail = Sandbox::available() ? &sandbox : nullptr;
+    argv.push_back(name);
+    if (!recipe.archive.empty()) {
+        argv.push_back(recipe.archive.string());
+        sandbox.readonly_dirs.push_back(recipe.archive.parent_path());
+    }
+    argv.insert(argv.end(), {"-o", binary_name});
+    RunResult run = run_process(argv, {}, limits, dir.path, jail);
+    std::string messages = shorten_paths(run.err, include_dir, dir.path);
+    if (!recipe.archive.empty()) replace_all(messages, recipe.archive.string(), archive_name);
+    std::string diagnostics = trim_diagnostics(messages);
     // the source as the student sees it: chapters/ch25/x.cpp:12:5 rather than x.cpp:12:5
     if (!display.empty() && display != name) {
         if (diagnostics.starts_with(name + ":")) diagnostics.replace(0, name.size(), display);
@@ -361,51 +425,61 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
         replace_all(diagnostics, " " + name + ":", " " + display + ":");
     }
 
+    if (run.status == RunStatus::failed_to_start)
+        return {CompileStatus::grader_fault, {}, describe_limit_stop(run, limits)};
     const bool finished = run.status == RunStatus::exited && !out_of_memory(run);
     if (!finished) {
-        std::string reason = describe_limit_stop(run, limits);
-        return {false, {}, diagnostics.empty() ? reason : reason + "\n" + diagnostics};
+        const std::string reason = describe_limit_stop(run, limits);
+        const CompileStatus whose =
+            probe_compiles(argv_prefix, dir.path, limits, jail) ? CompileStatus::rejected : CompileStatus::grader_fault;
+        return {whose, {}, diagnostics.empty() ? reason : reason + "\n" + diagnostics};
     }
     if (run.exit_code != 0) {
         if (diagnostics.empty()) diagnostics = "g++ failed with exit code " + std::to_string(run.exit_code);
-        write_atomically(cache_dir / (key + ".fail"), diagnostics);
-        return {false, {}, diagnostics};
+        if (!probe_compiles(argv_prefix, dir.path, limits, jail))
+            return {CompileStatus::grader_fault, {}, "the compiler fails on a known-good program too\n" + diagnostics};
+        write_cache_file(cache_dir / (key + ".fail"), diagnostics);
+        return {CompileStatus::rejected, {}, diagnostics};
     }
-    write_atomically(cache_dir / (key + ".log"), diagnostics);
+    write_cache_file(cache_dir / (key + ".log"), diagnostics);
     std::error_code ec;
     fs::rename(dir.path / binary_name, cache_dir / key, ec);  // atomic: the binary appears whole
-    if (ec) return {false, {}, "cannot store the binary in '" + cache_dir.string() + "': " + ec.message()};
-    return {true, cache_dir / key, diagnostics};
+    if (ec)
+        return {CompileStatus::grader_fault, {}, "cannot store the binary in '" + cache_dir.string() + "': " + ec.message()};
+    return {CompileStatus::compiled, cache_dir / key, diagnostics};
 }
 
 }  // namespace
 
 CompileResult compile_program(const fs::path& source, const fs::path& include_dir, const fs::path& cache_dir,
-                              const Limits& limits, const std::string& display) {
+                              const Limits& limits, CompileWay way, const std::string& display) {
     const auto start = Clock::now();
     auto finish = [&](CompileResult result) {
         result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
         return result;
     };
-    const auto source_text = read_bytes(source);
-    if (!source_text) return finish({false, {}, "cannot read source file '" + source.string() + "'"});
+    const auto source_text = read_file_if_readable(source);
+    if (!source_text)  // its mode or kind is the submission's doing
+        return finish({CompileStatus::rejected, {}, "cannot read source file '" + source.string() + "'"});
     std::error_code ec;
     fs::create_directories(cache_dir, ec);
     if (!fs::is_directory(cache_dir, ec))
-        return finish({false, {}, "cannot create cache folder '" + cache_dir.string() + "'"});
+        return finish({CompileStatus::grader_fault, {}, "cannot create cache folder '" + cache_dir.string() + "'"});
     const fs::path cache = fs::absolute(cache_dir).lexically_normal();
     const fs::path includes = include_dir.empty() ? fs::path{} : fs::absolute(include_dir).lexically_normal();
 
     const std::string version = compiler_version("g++", cache);
     const SourceFiles own_headers = sibling_headers(source);
-    const std::string key = cache_key(source.filename().string() + "\n" + display, *source_text, includes, version, own_headers);
-    if (auto hit = cached_result(cache, key)) return finish(*hit);
-    auto guard = in_flight().acquire(key);
-    if (auto hit = cached_result(cache, key)) return finish(*hit);  // another thread just built it
     try {
-        return finish(build(source, *source_text, own_headers, includes, cache, key, version, limits, display));
+        const Recipe recipe = recipe_for(way, *source_text, includes, cache, version, limits);
+        const std::string key = cache_key(source.filename().string() + "\n" + display, *source_text, includes, version,
+                                          recipe.flags, own_headers);
+        if (auto hit = cached_result(cache, key)) return finish(*hit);
+        auto guard = in_flight().acquire(key);
+        if (auto hit = cached_result(cache, key)) return finish(*hit);  // another thread just built it
+        return finish(build(source, *source_text, own_headers, includes, cache, key, version, recipe, limits, display));
     } catch (const std::exception& error) {
-        return finish({false, {}, std::string("cannot compile '") + source.string() + "': " + error.what()});
+        return finish({CompileStatus::grader_fault, {}, std::string("cannot compile '") + source.string() + "': " + error.what()});
     }
 }
 

@@ -10,12 +10,38 @@
 
 namespace blockcheck {
 
+// Whose doing a compile's outcome is. Decided only from facts a program cannot write (how the
+// compiler process ended, whether a known-good program compiles under the same limits, whether
+// the cache could be written), never from the compiler's messages, which quote the source.
+enum class CompileStatus {
+    compiled,      // the binary is ready
+    rejected,      // the program's: the compiler's errors, or a limit a known-good program stays within
+    grader_fault,  // the grader's: the compiler could not start, a known-good program was stopped by
+                   // the same limits, or the build folder or the cache could not be written
+};
+
 struct CompileResult {
-    bool ok = false;
-    std::filesystem::path binary;  // in the cache folder, when ok
-    std::string diagnostics;       // trimmed compiler messages (warnings when ok), or why it could not compile
+    CompileStatus status = CompileStatus::rejected;
+    std::filesystem::path binary;  // in the cache folder, when compiled
+    std::string diagnostics;       // trimmed compiler messages (warnings when compiled), or why it could not compile
     bool cached = false;           // answered from the cache, the compiler did not run
     double seconds = 0;            // spent in compile_program
+
+    bool ok() const { return status == CompileStatus::compiled; }
+};
+
+// How a program is built. Both give every program the same verdict (tests/unit/test_compile_ways.cpp
+// compares them over the solved programs, the hostile corpus and generated mistakes).
+enum class CompileWay {
+    // A student header that supports it (it tests BLOCKCHECK_HEADER_OBJECT) is compiled once into
+    // a one-object archive that programs link, and read as declarations only
+    // (-DBLOCKCHECK_PREBUILT_HEADER, precompiled) by every program whose text cannot change how the
+    // header compiles (no #define, #undef, #if or #pragma, no other quoted #include, no `bc::` or
+    // `namespace bc` of its own); other programs read the inline header. Linked with lld where
+    // Debian's `lld` is installed.
+    fast,
+    // The header's inline definitions compiled again in every program (precompiled), the system linker.
+    classic,
 };
 
 // The compiler's limits: a template bomb must not stall (wall 30 s, memory 2 GiB).
@@ -23,26 +49,23 @@ Limits compiler_limits();
 
 // Compiles one C++17 program against include_dir (the students' header folder) into cache_dir,
 // keyed by the content and name of the source, every header file directly in include_dir, the
-// flags and the compiler's version; an identical request reuses the binary (or the failure's
+// way, the flags and the compiler's version; an identical request reuses the binary (or the failure's
 // diagnostics) without running the compiler. The source is copied into a private build folder
 // first with its own headers, so nothing else next to it is visible; with bubblewrap available the compiler also runs
 // sandboxed (it sees /usr, include_dir and that folder only). Writes atomically (temp name then
 // rename), so concurrent or interrupted runs never leave a half-written binary; in one process,
-// identical concurrent requests compile once. A compile stopped by a limit is not cached.
+// identical concurrent requests compile once. A compile stopped by a limit is not cached; it is
+// the program's doing when a known-good program compiles under the same limits, else the grader's.
 // The header files directly beside the source (*.h, *.hpp, *.hh, *.hxx; at most 32 of 1 MiB) travel
 // with it into the build folder and are part of the key. `display`, when given, is the source's
 // path as its author sees it (chapters/ch25/x.cpp): diagnostics name it instead of the bare file name.
 CompileResult compile_program(const std::filesystem::path& source, const std::filesystem::path& include_dir,
                               const std::filesystem::path& cache_dir, const Limits& limits = compiler_limits(),
-                              const std::string& display = {});
+                              CompileWay way = CompileWay::fast, const std::string& display = {});
 
 // Keeps the first `max_errors` `file:line:col: error:` blocks of gcc's output (with the lines
 // leading in to each and its context lines), drops the rest with a line "... and N more errors",
 // and cuts very long lines. Without errors, the same for warnings.
 std::string trim_diagnostics(std::string_view gcc_stderr, std::size_t max_errors = 3);
-
-// FNV-1a, 64 bits: stable across runs and machines. The default seed is FNV's offset basis
-// 14695981039346656037 (the brief's 1469598103934665603 lacked its last digit).
-std::uint64_t content_hash(std::string_view bytes, std::uint64_t seed = 14695981039346656037ull);
 
 }  // namespace blockcheck

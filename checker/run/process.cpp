@@ -103,6 +103,8 @@ struct Rlimit {
 
 struct ChildPlan {
     std::vector<char*> argv;  // null-terminated
+    char** environment = nullptr;  // null: the grader's own
+    int descriptor_3 = -1;
     const char* working_dir = nullptr;
     std::vector<Rlimit> rlimits;
     int stdin_fd = -1, stdout_fd = -1, stderr_fd = -1, error_fd = -1;
@@ -130,6 +132,8 @@ void reset_signals() {
 bool redirect_stdio(const ChildPlan& plan) {
     if (::dup2(plan.stdin_fd, 0) < 0 || ::dup2(plan.stdout_fd, 1) < 0 || ::dup2(plan.stderr_fd, 2) < 0) return false;
     ::syscall(SYS_close_range, 3u, ~0u, CLOSE_RANGE_CLOEXEC);  // best effort on old kernels
+    if (plan.descriptor_3 >= 0 && plan.descriptor_3 != 3 && ::dup2(plan.descriptor_3, 3) < 0) return false;
+    if (plan.descriptor_3 == 3 && ::fcntl(3, F_SETFD, 0) < 0) return false;
     return true;
 }
 
@@ -150,7 +154,11 @@ bool apply_rlimits(const std::vector<Rlimit>& limits) {
     if (!redirect_stdio(plan)) child_fail(plan.error_fd, step_stdio);
     if (plan.working_dir && ::chdir(plan.working_dir) < 0) child_fail(plan.error_fd, step_chdir);
     if (!apply_rlimits(plan.rlimits)) child_fail(plan.error_fd, step_rlimit);
-    ::execvp(plan.argv[0], plan.argv.data());
+    if (plan.environment) {
+        ::execvpe(plan.argv[0], plan.argv.data(), plan.environment);
+    } else {
+        ::execvp(plan.argv[0], plan.argv.data());
+    }
     child_fail(plan.error_fd, step_exec);
 }
 
@@ -427,12 +435,26 @@ std::string check_sandbox(const Sandbox& sandbox, const std::string& program) {
 }
 
 RunResult run_checked(const std::vector<std::string>& argv, std::string_view stdin_text, const Limits& limits,
-                      const std::filesystem::path& working_dir, bool sandboxed) {
+                      const std::filesystem::path& working_dir, bool sandboxed, const StartOptions& options) {
     const auto start = Clock::now();
     Pipe in = make_pipe(), out = make_pipe(), err = make_pipe(), report = make_pipe();
+    if (options.descriptor_3 >= 0 && report.write.get() == 3) {  // descriptor 3 is taken in the child: move the report
+        Fd moved(::fcntl(3, F_DUPFD_CLOEXEC, 4));
+        if (!moved) throw_errno("cannot move a pipe");
+        report.write = std::move(moved);
+    }
     const std::string dir = working_dir.string();
-    ChildPlan plan{c_argv(argv), dir.empty() ? nullptr : dir.c_str(), rlimits_for(limits),
-                   in.read.get(),  out.write.get(), err.write.get(), report.write.get()};
+    static char clean_path[] = "PATH=/usr/bin:/bin";
+    char* clean_environment[] = {clean_path, nullptr};
+    ChildPlan plan{c_argv(argv),
+                   options.clean_environment ? clean_environment : nullptr,
+                   options.descriptor_3,
+                   dir.empty() ? nullptr : dir.c_str(),
+                   rlimits_for(limits),
+                   in.read.get(),
+                   out.write.get(),
+                   err.write.get(),
+                   report.write.get()};
     const pid_t pid = ::fork();
     if (pid < 0) throw_errno("cannot fork to run '" + argv[0] + "'");
     if (pid == 0) child_main(plan);
@@ -527,15 +549,17 @@ bool Sandbox::available() {
 }
 
 RunResult run_process(const std::vector<std::string>& argv, std::string_view stdin_text, const Limits& limits,
-                      const std::filesystem::path& working_dir, const Sandbox* sandbox) {
+                      const std::filesystem::path& working_dir, const Sandbox* sandbox, const StartOptions& start) {
     if (argv.empty() || argv[0].empty()) return failed("cannot run an empty command line");
     const bool sandboxed = sandbox && !sandbox->writable_dir.empty();
     if (sandboxed) {
         if (std::string problem = check_sandbox(*sandbox, argv[0]); !problem.empty()) return failed(problem);
     }
     try {
-        return sandboxed ? run_checked(sandboxed_argv(argv, *sandbox), stdin_text, limits, {}, true)
-                         : run_checked(argv, stdin_text, limits, working_dir, false);
+        StartOptions options = start;
+        options.clean_environment = options.clean_environment || sandboxed;
+        return sandboxed ? run_checked(sandboxed_argv(argv, *sandbox), stdin_text, limits, {}, true, options)
+                         : run_checked(argv, stdin_text, limits, working_dir, false, options);
     } catch (const std::exception& error) {
         return failed(error.what());
     }

@@ -49,13 +49,25 @@ struct Sandbox {
     static bool available();
 };
 
+// How the first process starts, besides its command line and limits.
+struct StartOptions {
+    // Only PATH=/usr/bin:/bin in its environment, so that a sandbox's own processes (bwrap's
+    // init inside the jail, readable at /proc/1/environ there) hold none of the grader's variables.
+    bool clean_environment = false;
+    // Given to the process as descriptor 3 (for bwrap's --seccomp 3); -1: none. Every other
+    // descriptor besides 0, 1 and 2 is closed.
+    int descriptor_3 = -1;
+};
+
 // Runs argv[0] (searched in PATH) with `stdin_text` on its standard input, in its own process
 // group, under `limits`. Without a sandbox it runs in `working_dir` (empty: the current one);
-// with one, inside bwrap with the sandbox's writable folder as working dir. Everything the program
+// with one, inside bwrap with the sandbox's writable folder as working dir (and a clean
+// environment for bwrap itself, whatever `start` says). Everything the program
 // started is killed when the run ends. Never throws for a failing program; a program that cannot
 // be started gives failed_to_start with `error` saying why. Safe to call from several threads.
 RunResult run_process(const std::vector<std::string>& argv, std::string_view stdin_text, const Limits& limits,
-                      const std::filesystem::path& working_dir = {}, const Sandbox* sandbox = nullptr);
+                      const std::filesystem::path& working_dir = {}, const Sandbox* sandbox = nullptr,
+                      const StartOptions& start = {});
 
 // The bwrap command line that runs `argv` inside `sandbox` (exposed for tests and messages).
 std::vector<std::string> sandboxed_argv(const std::vector<std::string>& argv, const Sandbox& sandbox);

@@ -3,9 +3,14 @@
 // the decoding of what bwrap reports.
 #include "checker/run/sandbox.hpp"
 
-#include "checker/run/compile.hpp"
+#include "checker/common/hashing.hpp"
 
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -13,6 +18,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstddef>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -69,9 +75,11 @@ std::vector<std::string> setpriv_prefix(unsigned uid) {
 }
 
 // bwrap's line from sandboxed_argv, with "--bind /scratch /scratch" replaced by a tmpfs of
-// `scratch_bytes` there and the program bound read-only at /exercise.
-std::vector<std::string> bwrap_argv(const fs::path& program_copy, std::size_t scratch_bytes) {
+// `scratch_bytes` there and the program bound read-only at /exercise; with `seccomp`, the filter
+// read from descriptor 3.
+std::vector<std::string> bwrap_argv(const fs::path& program_copy, std::size_t scratch_bytes, bool seccomp) {
     std::vector<std::string> args = sandboxed_argv({inside_program}, Sandbox{inside_scratch, {}});
+    if (seccomp) args.insert(args.begin() + 1, {"--seccomp", "3"});
     for (std::size_t i = 0; i + 2 < args.size(); ++i) {
         if (args[i] == "--bind" && args[i + 1] == inside_scratch && args[i + 2] == inside_scratch) {
             // The root itself (bwrap's tmpfs) read-only too, once everything is mounted on it.
@@ -84,6 +92,54 @@ std::vector<std::string> bwrap_argv(const fs::path& program_copy, std::size_t sc
         }
     }
     throw std::runtime_error("sandboxed_argv gave no writable bind to replace");
+}
+
+// The program's seccomp filter (cBPF, as bwrap --seccomp reads it): ptrace and reading or writing
+// another process's memory kill the program with SIGSYS (bwrap's init, its parent in the jail,
+// runs as the same uid and would otherwise be stopped or read), and so does any call through a
+// foreign ABI (32-bit or x32 calls from a 64-bit program), where the numbers differ; everything
+// else is allowed. Empty on an architecture without a filter here.
+std::vector<sock_filter> seccomp_filter() {
+#if defined(__x86_64__) || defined(__aarch64__)
+#if defined(__x86_64__)
+    constexpr std::uint32_t native = AUDIT_ARCH_X86_64;
+#else
+    constexpr std::uint32_t native = AUDIT_ARCH_AARCH64;
+#endif
+    constexpr std::uint32_t kill = SECCOMP_RET_KILL_PROCESS, allow = SECCOMP_RET_ALLOW;
+    std::vector<sock_filter> filter{
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, native, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, kill),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+#if defined(__x86_64__)
+        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 3, 0),  // __X32_SYSCALL_BIT: the x32 ABI
+#endif
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ptrace, 2, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_readv, 1, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_writev, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, kill),
+        BPF_STMT(BPF_RET | BPF_K, allow),
+    };
+    return filter;
+#else
+    return {};
+#endif
+}
+
+// The filter in an anonymous file at offset 0, for bwrap to read once (a fresh one per run:
+// concurrent runs must not share a file offset). -1 when there is none.
+int seccomp_file() {
+    static const std::vector<sock_filter> filter = seccomp_filter();
+    if (filter.empty()) return -1;
+    const int fd = ::memfd_create("blockcheck-seccomp", MFD_CLOEXEC);
+    if (fd < 0) throw std::runtime_error("cannot create the seccomp filter's file");
+    const auto bytes = static_cast<ssize_t>(filter.size() * sizeof(sock_filter));
+    if (::write(fd, filter.data(), static_cast<std::size_t>(bytes)) != bytes || ::lseek(fd, 0, SEEK_SET) != 0) {
+        ::close(fd);
+        throw std::runtime_error("cannot write the seccomp filter");
+    }
+    return fd;
 }
 
 // bwrap exits with 128 + signal when the program was killed by one; CPU-limit deaths are timeouts.
@@ -231,13 +287,20 @@ RunResult ProgramJail::run_once(const fs::path& binary, std::string_view input, 
     std::vector<std::string> argv;
     if (uses_uid(isolation)) argv = setpriv_prefix(uid);
     fs::path working_dir;
+    struct Close {
+        int fd = -1;
+        ~Close() {
+            if (fd >= 0) ::close(fd);
+        }
+    } filter;
     try {
         if (uses_bwrap(isolation)) {
             // A copy, so the program cannot reach the shared cache or change what others run.
             fs::copy_file(binary, scratch, fs::copy_options::overwrite_existing);
             fs::permissions(scratch, fs::perms(0755));
             const std::size_t scratch_bytes = limits.file_bytes ? limits.file_bytes : std::size_t{16} << 20;
-            const auto jail = bwrap_argv(scratch, scratch_bytes);
+            filter.fd = seccomp_file();
+            const auto jail = bwrap_argv(scratch, scratch_bytes, filter.fd >= 0);
             argv.insert(argv.end(), jail.begin(), jail.end());
         } else {
             fs::create_directory(scratch);
@@ -255,7 +318,9 @@ RunResult ProgramJail::run_once(const fs::path& binary, std::string_view input, 
         failed.error = std::string("cannot prepare the program's folder: ") + e.what();
         return failed;
     }
-    RunResult r = run_process(argv, input, limits, working_dir, nullptr);
+    // bwrap and setpriv start with a clean environment: bwrap's init stays in the jail as the
+    // program's parent, and its environment is readable there at /proc/1/environ.
+    RunResult r = run_process(argv, input, limits, working_dir, nullptr, StartOptions{true, filter.fd});
     if (uses_bwrap(isolation)) decode_bwrap_status(r, limits);
     if (uses_uid(isolation)) kill_uid(uid);
     return r;

@@ -15,7 +15,7 @@ int run(const Context& context, const std::string& id, std::optional<std::uint64
     const InputList inputs = variant ? variant_inputs(e, *variant) : e.inputs;
     const CompileResult build = compile_program(workspace.source_of(e), workspace.settings().include_dir,
                                                 workspace.settings().cache_dir);
-    if (!build.ok) {
+    if (!build.ok()) {
         fmt::print(stderr, "{}\n{}", tr(lang, "does not compile:", "无法编译："), build.diagnostics);
         return 1;
     }

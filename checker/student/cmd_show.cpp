@@ -1,5 +1,6 @@
 // `blockcheck show ID`: the task, its inputs and what to print.
 #include "checker/common/cli.hpp"
+#include "checker/exercise/diagnosis.hpp"
 #include "checker/student/workspace.hpp"
 
 #include <fmt/format.h>

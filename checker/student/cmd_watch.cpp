@@ -43,7 +43,7 @@ int watch(const Context& context, bool reveal) {
                     changed.push_back(e);
             if (changed.empty()) changed = all;  // the header changed
             seen = now;
-            const auto results = workspace.check(all, CompareOptions{reveal});
+            const auto results = workspace.check(all, AnswerCompareOptions{reveal});
             if (context.color) fmt::print("\x1b[2J\x1b[H");
             for (std::size_t i = 0; i < all.size(); ++i)
                 if (std::find(changed.begin(), changed.end(), all[i]) != changed.end() && changed.size() < all.size() &&

@@ -1,8 +1,8 @@
 #include "checker/student/workspace.hpp"
 
+#include "checker/common/files.hpp"
 #include "checker/exercise/variants.hpp"
 
-#include <fstream>
 #include <future>
 
 namespace blockcheck {
@@ -21,7 +21,7 @@ std::vector<const Exercise*> Workspace::select(const std::vector<std::string>& i
     return chosen;
 }
 
-std::vector<ExerciseResult> Workspace::check(const std::vector<const Exercise*>& which, const CompareOptions& options,
+std::vector<ExerciseResult> Workspace::check(const std::vector<const Exercise*>& which, const AnswerCompareOptions& options,
                                              std::optional<std::uint64_t> variant) const {
     std::vector<ExerciseResult> results(which.size());
     auto check_one = [&](std::size_t i) {
@@ -38,8 +38,11 @@ std::vector<ExerciseResult> Workspace::check(const std::vector<const Exercise*>&
         results[i] = check_program(e, source, inputs, settings, options);
         results[i].variant = variant;
         // every part right on the book's inputs: quietly try one variant (the binary is cached)
-        if (!variant && results[i].status == "done" && !e.variants.empty()) {
-            const std::uint64_t probe = variant_seed("hard_coded_probe", e.id);
+        // (the student edition grades only the variants it carries: the probe is one of those)
+        const auto carried = exercises().answers().carried_variants();
+        if (!variant && results[i].status == "done" && !e.variants.empty() && (!carried || !carried->empty())) {
+            const std::uint64_t seed = variant_seed("hard_coded_probe", e.id);
+            const std::uint64_t probe = carried ? (*carried)[seed % carried->size()] : seed;
             mark_hard_coded(results[i], check_program(e, source, variant_inputs(e, probe), settings, options));
         }
     };
@@ -81,9 +84,9 @@ void Workspace::record_hint(const std::string& id, int shown) const {
 }
 
 nlohmann::json Workspace::read_state(const std::string& name) const {
-    std::ifstream in(root_ / ".blockcheck" / name);
-    if (!in) return nlohmann::json::object();
-    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    const auto text = read_file_if_readable(root_ / ".blockcheck" / name);
+    if (!text) return nlohmann::json::object();
+    nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
     return j.is_object() ? j : nlohmann::json::object();  // a damaged state file is forgotten, not fatal
 }
 
@@ -91,13 +94,11 @@ void Workspace::write_state(const std::string& name, const nlohmann::json& value
     const auto dir = root_ / ".blockcheck";
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    const auto tmp = dir / (name + ".tmp");
-    {
-        std::ofstream out(tmp);
-        out << value.dump(2) << "\n";
-        if (!out) return;  // state is a convenience; a read-only checkout still checks
+    try {
+        write_file_atomically(dir / name, value.dump(2) + "\n");
+    } catch (const FileWriteError&) {
+        // state is a convenience; a read-only checkout still checks
     }
-    std::filesystem::rename(tmp, dir / name, ec);
 }
 
 }  // namespace blockcheck

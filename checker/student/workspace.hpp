@@ -22,7 +22,7 @@ public:
 
     // Checks each program (compiling only what changed, two at a time) on its book inputs or
     // the given variant; remembers the statuses for `list`.
-    std::vector<ExerciseResult> check(const std::vector<const Exercise*>& which, const CompareOptions& options,
+    std::vector<ExerciseResult> check(const std::vector<const Exercise*>& which, const AnswerCompareOptions& options,
                                       std::optional<std::uint64_t> variant = {}) const;
 
     // Status per exercise id from the last check ("not_checked" before any).

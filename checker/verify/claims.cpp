@@ -1,6 +1,7 @@
 #include "checker/verify/claims.hpp"
 
 #include "checker/common/json_exact.hpp"
+#include "checker/common/json_fields.hpp"
 #include "checker/exercise/protocol.hpp"
 #include "checker/verify/rerun_format.hpp"
 
@@ -15,34 +16,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // ---- reading ----
-
-const Json& field(const Json& object, const std::string& key, const std::string& where) {
-    auto it = object.find(key);
-    if (it == object.end()) throw InputFileError(where + "." + key + ": missing field");
-    return *it;
-}
-
-std::string string_of(const Json& value, const std::string& where) {
-    if (!value.is_string() || value.get<std::string>().empty()) throw InputFileError(where + ": expected a non-empty string");
-    return value.get<std::string>();
-}
-
-std::string optional_string(const Json& object, const std::string& key, const std::string& where) {
-    return object.contains(key) ? string_of(object[key], where + "." + key) : std::string();
-}
-
-Text text_of(const Json& value, const std::string& where) {
-    if (!value.is_object()) throw InputFileError(where + ": expected {\"en\": ..., \"zh\": ...}");
-    for (auto& [key, v] : value.items())
-        if (key != "en" && key != "zh") throw InputFileError(where + "." + key + ": unknown field (expected en and zh)");
-    return {string_of(field(value, "en", where), where + ".en"), string_of(field(value, "zh", where), where + ".zh")};
-}
-
-void reject_unknown(const Json& object, const std::set<std::string>& known, const std::string& where) {
-    if (!object.is_object()) throw InputFileError(where + ": expected an object");
-    for (auto& [key, value] : object.items())
-        if (!known.count(key)) throw InputFileError(where + "." + key + ": unknown field");
-}
 
 Rule rule_of(const std::string& text, const std::string& where) {
     if (text == "rounds_to") return Rule::rounds_to;
@@ -127,21 +100,22 @@ void check_rule_parameters(const Claim& c, const std::string& where) {
 }
 
 Claim claim_of(const Json& json, const std::string& where, const Text& document, bool about_block) {
-    reject_unknown(json, {"id", "section", "statement", "printed", "step", "rule", "value", "tolerance", "min", "max", "expected_verdict"}, where);
+    reject_unknown_fields(json, {"id", "section", "statement", "printed", "step", "rule", "value", "tolerance", "min", "max", "expected_verdict"}, where);
     Claim c;
     c.document = document;
     c.about_block = about_block;
-    c.id = string_of(field(json, "id", where), where + ".id");
-    c.section = string_of(field(json, "section", where), where + ".section");
-    c.statement = text_of(field(json, "statement", where), where + ".statement");
-    c.printed = string_of(field(json, "printed", where), where + ".printed");
-    c.step = string_of(field(json, "step", where), where + ".step");
-    c.rule = rule_of(string_of(field(json, "rule", where), where + ".rule"), where + ".rule");
-    c.value = ascii_minus(json.contains("value") ? string_of(json["value"], where + ".value") : c.printed);
-    c.tolerance = optional_string(json, "tolerance", where);
-    c.min = optional_string(json, "min", where);
-    c.max = optional_string(json, "max", where);
-    c.expected = claim_verdict_of(string_of(field(json, "expected_verdict", where), where + ".expected_verdict"), where + ".expected_verdict");
+    c.id = string_field(json, "id", where);
+    c.section = string_field(json, "section", where);
+    c.statement = text_field(json, "statement", where);
+    c.printed = string_field(json, "printed", where);
+    c.step = string_field(json, "step", where);
+    c.rule = rule_of(string_field(json, "rule", where), where + ".rule");
+    const std::string value = optional_string_field(json, "value", where);
+    c.value = ascii_minus(value.empty() ? c.printed : value);
+    c.tolerance = optional_string_field(json, "tolerance", where);
+    c.min = optional_string_field(json, "min", where);
+    c.max = optional_string_field(json, "max", where);
+    c.expected = claim_verdict_of(string_field(json, "expected_verdict", where), where + ".expected_verdict");
     check_rule_parameters(c, where);
     return c;
 }
@@ -256,13 +230,14 @@ std::string_view claim_verdict_name(ClaimVerdict verdict) {
 std::string Claim::where() const { return fmt::format("{}: claims[{}] ({})", file, index, id); }
 
 void parse_claims(const Json& json, const std::string& source, ClaimSet& into) {
-    reject_unknown(json, {"document", "about", "claims", "not_checked"}, source);
-    const Text document = text_of(field(json, "document", source), source + ".document");
-    const std::string about = string_of(field(json, "about", source), source + ".about");
+    const std::string top = source + ":";  // the file's top level
+    reject_unknown_fields(json, {"document", "about", "claims", "not_checked"}, top);
+    const Text document = text_field(json, "document", top);
+    const std::string about = string_field(json, "about", top);
     if (about != "source" && about != "block")
-        throw InputFileError(source + ".about: expected \"source\" (a document's claims) or \"block\" (the block's properties)");
-    const Json& claims = field(json, "claims", source);
-    if (!claims.is_array()) throw InputFileError(source + ".claims: expected an array");
+        throw InputFileError(field_path(top, "about") + ": expected \"source\" (a document's claims) or \"block\" (the block's properties)");
+    const Json& claims = required_field(json, "claims", top);
+    if (!claims.is_array()) throw InputFileError(field_path(top, "claims") + ": expected an array");
     std::set<std::string> ids;
     for (const Claim& c : into.claims) ids.insert(c.id);
     for (std::size_t i = 0; i < claims.size(); ++i) {
@@ -275,13 +250,13 @@ void parse_claims(const Json& json, const std::string& source, ClaimSet& into) {
     }
     if (json.contains("not_checked")) {
         const Json& unchecked = json["not_checked"];
-        if (!unchecked.is_array()) throw InputFileError(source + ".not_checked: expected an array");
+        if (!unchecked.is_array()) throw InputFileError(field_path(top, "not_checked") + ": expected an array");
         for (std::size_t i = 0; i < unchecked.size(); ++i) {
             const std::string where = fmt::format("{}: not_checked[{}]", source, i);
-            reject_unknown(unchecked[i], {"section", "statement", "reason"}, where);
-            into.unchecked.push_back({document, string_of(field(unchecked[i], "section", where), where + ".section"),
-                                      text_of(field(unchecked[i], "statement", where), where + ".statement"),
-                                      text_of(field(unchecked[i], "reason", where), where + ".reason")});
+            reject_unknown_fields(unchecked[i], {"section", "statement", "reason"}, where);
+            into.unchecked.push_back({document, string_field(unchecked[i], "section", where),
+                                      text_field(unchecked[i], "statement", where),
+                                      text_field(unchecked[i], "reason", where)});
         }
     }
 }

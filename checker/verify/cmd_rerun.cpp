@@ -39,9 +39,9 @@ void print_worked(const Worked<T>& w, int digits, Lang lang) {
     const std::string precision = digits == 0
         ? fmt::format("{}", tr(lang, "values to 6 decimals, as the book prints them", "数值保留 6 位小数，与书中一致"))
         : fmt::format(fmt::runtime(std::string(tr(lang, "values to {} significant digits", "数值保留 {} 位有效数字"))), digits);
-    fmt::print("{} — {}\n{} · {}\n\n", w.id, prose(w.title, lang), prose(w.source, lang), precision);
+    fmt::print("{} — {}\n{} · {}\n\n", w.id, w.title.in(lang), w.source.in(lang), precision);
     for (const Step<T>& step : w.steps) {
-        fmt::print("  {}: {}{}\n", step.id, prose(step.what, lang), step.shape.empty() ? "" : "  " + step.shape);
+        fmt::print("  {}: {}{}\n", step.id, step.what.in(lang), step.shape.empty() ? "" : "  " + step.shape);
         if (step.form == StepForm::matrix && step.kind != StepKind::undefined) print_matrix(step, digits);
         else fmt::print("    {}\n", format_inline(step, digits));
     }
@@ -57,7 +57,7 @@ int rerun_at(const Context& context, const std::vector<std::string>& ids, int di
 int list_worked(const Context& context) {
     for (const std::string& id : worked_ids()) {
         const Worked<Real50> w = compute_worked<Real50>(id, context.root);
-        fmt::print("{:<18} {:>3} {}  {}\n", id, w.steps.size(), tr(context.lang, "steps", "步"), prose(w.title, context.lang));
+        fmt::print("{:<18} {:>3} {}  {}\n", id, w.steps.size(), tr(context.lang, "steps", "步"), w.title.in(context.lang));
     }
     fmt::print("\n{}\n", tr(context.lang,
                             "Aliases: table-25.1 = 25.1; config = 25.4; the worked-example ids of `blockcheck list` name their sections.",

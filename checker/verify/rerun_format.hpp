@@ -12,8 +12,6 @@
 
 namespace blockcheck {
 
-inline const std::string& prose(const Prose& p, Lang lang) { return lang == Lang::zh && !p.zh.empty() ? p.zh : p.en; }
-
 // The decimals the book prints.
 inline constexpr int book_decimals = 6;
 

@@ -7,8 +7,11 @@
 #include "norms.hpp"
 #include "rope.hpp"
 
+#include <limits>
+#include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace blockcheck {
 
@@ -27,7 +30,10 @@ struct BlockConfig {
     bool pre_norm = true;             // normalise each sublayer's input (false: its output)
 
     HeadLayout heads() const { return {query_heads, kv_heads, head_dim}; }
-    Rope<T> rope() const { return make_rope(rope_theta, head_dim, rope_scaling, rope_layout); }
+    // The frequency plan for a forward whose last position is sequence_length - 1.
+    Rope<T> rope(std::size_t sequence_length = 0) const {
+        return make_rope(rope_theta, head_dim, rope_scaling, rope_layout, sequence_length);
+    }
 };
 
 // The weights of one block, stored [in, out] as the chapter writes them (y = x W).
@@ -42,27 +48,50 @@ struct BlockWeights {
     Matrix<T> down;       // [F, C]
 };
 
-// Named intermediate values, in the order the block computes them.
+// Named intermediate values, in the order the block computes them: every stage's matrix
+// (N, Q, K, V, Q_rotated, K_rotated, attention_weights/h, heads, attention_output, R, M, gate,
+// up, hidden, down, output; post-norm has no N and M) so that readers never recompute one.
 template <class T>
-using Trace = std::vector<std::pair<std::string, Matrix<T>>>;
+class Trace {
+public:
+    using Entry = std::pair<std::string, Matrix<T>>;
 
-namespace detail {
+    void add(std::string name, Matrix<T> value) { entries_.emplace_back(std::move(name), std::move(value)); }
+
+    // The value recorded under `name`; a logic_error names it when the block recorded none.
+    const Matrix<T>& at(const std::string& name) const {
+        for (const auto& [n, m] : entries_)
+            if (n == name) return m;
+        throw std::logic_error("the block's trace has no " + name);
+    }
+
+    auto begin() const { return entries_.begin(); }
+    auto end() const { return entries_.end(); }
+    std::size_t size() const { return entries_.size(); }
+
+private:
+    std::vector<Entry> entries_;
+};
+
+// Records `value` under `name` when tracing and returns it, so the maths and its trace sit on
+// one line: Matrix<T> q = record(trace, "Q", matmul(n, w.q));
 template <class T>
-void record(Trace<T>* trace, const char* name, const Matrix<T>& value) {
-    if (trace) trace->emplace_back(name, value);
+Matrix<T> record(Trace<T>* trace, const std::string& name, Matrix<T> value) {
+    if (trace) trace->add(name, value);
+    return value;
 }
-}  // namespace detail
 
 // Attention sublayer without the residual: rotates Q and K at positions start..start+T-1,
 // appends K and V to the cache and attends over it.  n: [T, C] -> [T, C]
 template <class T>
 Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T>& w, const Matrix<T>& n,
                              long start_position, KvCache<T>& cache, Trace<T>* trace) {
-    Matrix<T> q = matmul(n, w.q), k = matmul(n, w.k), v = matmul(n, w.v);
-    detail::record(trace, "Q", q);
-    detail::record(trace, "K", k);
-    detail::record(trace, "V", v);
-    const Rope<T> rope = config.rope();
+    Matrix<T> q = record(trace, "Q", matmul(n, w.q));
+    Matrix<T> k = record(trace, "K", matmul(n, w.k));
+    const Matrix<T> v = record(trace, "V", matmul(n, w.v));
+    if (start_position < 0 || start_position > std::numeric_limits<long>::max() - static_cast<long>(n.rows))
+        throw std::invalid_argument("positions start_position .. start_position + T - 1 out of range");
+    const Rope<T> rope = config.rope(static_cast<std::size_t>(start_position) + n.rows);
     std::vector<long> positions(n.rows);
     for (std::size_t t = 0; t < n.rows; ++t) {
         positions[t] = start_position + static_cast<long>(t);
@@ -71,22 +100,22 @@ Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T>
         apply_rope(k.row(t), rope, turn);  // V is never rotated
         cache.append(k.row(t), v.row(t), positions[t]);
     }
-    detail::record(trace, "Q_rotated", q);
-    detail::record(trace, "K_rotated", k);
-    Matrix<T> heads = causal_attention<T>(q, positions, cache, config.heads());
-    detail::record(trace, "heads", heads);  // [T, query_heads * d], heads side by side
-    return matmul(heads, w.o);
+    record(trace, "Q_rotated", q);
+    record(trace, "K_rotated", k);
+    std::vector<Matrix<T>> weights;  // [query_heads][T, cache positions]
+    const Matrix<T> heads = causal_attention<T>(q, positions, cache, config.heads(), trace ? &weights : nullptr);
+    for (std::size_t h = 0; h < weights.size(); ++h) record(trace, "attention_weights/" + std::to_string(h), weights[h]);
+    record(trace, "heads", heads);  // [T, query_heads * d], heads side by side
+    return record(trace, "attention_output", matmul(heads, w.o));
 }
 
 // FFN sublayer without the residual.  m: [T, C] -> [T, C]
 template <class T>
 Matrix<T> ffn_sublayer(const BlockWeights<T>& w, const Matrix<T>& m, Trace<T>* trace) {
-    Matrix<T> gate = matmul(m, w.gate), up = matmul(m, w.up);
-    detail::record(trace, "gate", gate);
-    detail::record(trace, "up", up);
-    Matrix<T> hidden = swiglu_hidden(gate, up);
-    detail::record(trace, "hidden", hidden);
-    return matmul(hidden, w.down);
+    const Matrix<T> gate = record(trace, "gate", matmul(m, w.gate));
+    const Matrix<T> up = record(trace, "up", matmul(m, w.up));
+    const Matrix<T> hidden = record(trace, "hidden", swiglu_hidden(gate, up));
+    return record(trace, "down", matmul(hidden, w.down));
 }
 
 // The block on T new rows at positions start..start+T-1, reading and extending the cache.
@@ -97,23 +126,15 @@ Matrix<T> block_step(const BlockConfig<T>& config, const BlockWeights<T>& w, con
     const T& eps = config.rms_norm_eps;
     if (config.pre_norm) {
         // R = X + Attn(RMSNorm(X)); Y = R + FFN(RMSNorm(R))
-        Matrix<T> n = rms_norm_rows<T>(x, w.attn_norm, eps);
-        detail::record(trace, "N", n);
-        Matrix<T> r = add(x, attention_sublayer(config, w, n, start_position, cache, trace));
-        detail::record(trace, "R", r);
-        Matrix<T> m = rms_norm_rows<T>(r, w.ffn_norm, eps);
-        detail::record(trace, "M", m);
-        Matrix<T> y = add(r, ffn_sublayer(w, m, trace));
-        detail::record(trace, "output", y);
-        return y;
+        const Matrix<T> n = record(trace, "N", rms_norm_rows<T>(x, w.attn_norm, eps));
+        const Matrix<T> r = record(trace, "R", add(x, attention_sublayer(config, w, n, start_position, cache, trace)));
+        const Matrix<T> m = record(trace, "M", rms_norm_rows<T>(r, w.ffn_norm, eps));
+        return record(trace, "output", add(r, ffn_sublayer(w, m, trace)));
     }
     // Post-norm, for contrast: R = RMSNorm(X + Attn(X)); Y = RMSNorm(R + FFN(R))
-    Matrix<T> r = rms_norm_rows<T>(add(x, attention_sublayer(config, w, x, start_position, cache, trace)),
-                                   w.attn_norm, eps);
-    detail::record(trace, "R", r);
-    Matrix<T> y = rms_norm_rows<T>(add(r, ffn_sublayer(w, r, trace)), w.ffn_norm, eps);
-    detail::record(trace, "output", y);
-    return y;
+    const Matrix<T> r = record(
+        trace, "R", rms_norm_rows<T>(add(x, attention_sublayer(config, w, x, start_position, cache, trace)), w.attn_norm, eps));
+    return record(trace, "output", rms_norm_rows<T>(add(r, ffn_sublayer(w, r, trace)), w.ffn_norm, eps));
 }
 
 // The full forward over a fresh cache.  x: [T, C] -> [T, C]

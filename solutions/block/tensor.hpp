@@ -1,6 +1,8 @@
 // Row vectors and row-major matrices, multiplied as the chapter writes them: y = x W.
 #pragma once
 
+#include "checker/common/tensor.hpp"
+
 #include <cstddef>
 #include <span>
 #include <stdexcept>
@@ -8,34 +10,6 @@
 #include <vector>
 
 namespace blockcheck {
-
-template <class T>
-using Vector = std::vector<T>;
-
-// A [rows, cols] matrix; row r is one token (activations) or one input coordinate (weights).
-template <class T>
-struct Matrix {
-    std::size_t rows = 0, cols = 0;
-    std::vector<T> values;
-
-    Matrix() = default;
-    Matrix(std::size_t r, std::size_t c) : rows(r), cols(c), values(r * c, T(0)) {}
-
-    T& operator()(std::size_t r, std::size_t c) { return values[r * cols + c]; }
-    const T& operator()(std::size_t r, std::size_t c) const { return values[r * cols + c]; }
-    std::span<T> row(std::size_t r) { return {values.data() + r * cols, cols}; }
-    std::span<const T> row(std::size_t r) const { return {values.data() + r * cols, cols}; }
-};
-
-template <class T>
-Matrix<T> matrix_from_rows(const std::vector<Vector<T>>& rows) {
-    Matrix<T> m(rows.size(), rows.empty() ? 0 : rows.front().size());
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        if (rows[r].size() != m.cols) throw std::invalid_argument("rows of different lengths");
-        for (std::size_t c = 0; c < m.cols; ++c) m(r, c) = rows[r][c];
-    }
-    return m;
-}
 
 // y = x W.  x: [in], w: [in, out] -> [out]
 template <class T>
@@ -58,15 +32,6 @@ Matrix<T> matmul(const Matrix<T>& x, const Matrix<T>& w) {
         for (std::size_t j = 0; j < w.cols; ++j) y(t, j) = row[j];
     }
     return y;
-}
-
-// M^T.  m: [R, C] -> [C, R]
-template <class T>
-Matrix<T> transpose(const Matrix<T>& m) {
-    Matrix<T> t(m.cols, m.rows);
-    for (std::size_t r = 0; r < m.rows; ++r)
-        for (std::size_t c = 0; c < m.cols; ++c) t(c, r) = m(r, c);
-    return t;
 }
 
 // a + b, element by element (the residual add).  [T, C] + [T, C] -> [T, C]

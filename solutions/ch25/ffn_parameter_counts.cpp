@@ -4,9 +4,9 @@
 namespace blockcheck {
 
 Values ffn_parameter_counts(const Inputs& in) {
-    const Count hidden = ch25::positive_count(in, "hidden_size");
-    const Count ffn_hidden = ch25::positive_count(in, "ffn_hidden_size");
-    const Count narrow = ch25::positive_count(in, "narrow_ffn_hidden_size");
+    const Count hidden = positive_count(in, "hidden_size");
+    const Count ffn_hidden = positive_count(in, "ffn_hidden_size");
+    const Count narrow = positive_count(in, "narrow_ffn_hidden_size");
     return {
         {"relu_ffn_parameters", ch25::count(ch25::relu_ffn_count(in, hidden, ffn_hidden))},
         {"swiglu_ffn_parameters", ch25::count(ch25::swiglu_ffn_count(in, hidden, ffn_hidden))},

@@ -79,25 +79,6 @@ inline Value layer_norm_unit(const Vector<Real>& x) {
     }
 }
 
-// Two results agree to far below any printed digit (both undefined counts as agreeing).
-inline bool same_output(const Value& a, const Value& b) {
-    const auto* x = std::get_if<Vector<Real>>(&a);
-    const auto* y = std::get_if<Vector<Real>>(&b);
-    if (!x || !y) return !x && !y;
-    if (x->size() != y->size()) return false;
-    using std::abs;
-    for (std::size_t i = 0; i < x->size(); ++i)
-        if (abs((*x)[i] - (*y)[i]) > Real("1e-40")) return false;
-    return true;
-}
-
-// A positive whole-number input (widths and sizes).
-inline Count positive_count(const Inputs& in, const std::string& name) {
-    long n = in.integer(name);
-    if (n <= 0) throw InputError("input '" + name + "' should be a positive whole number");
-    return static_cast<Count>(n);
-}
-
 // The teaching plan turning `angle_degrees` counter-clockwise a position.
 // Mistake clockwise_rotation: the same turn clockwise (the sine's sign flipped).
 inline Rope<Real> fixed_angle_rope(const Inputs& in, const Real& angle_degrees) {
@@ -138,13 +119,6 @@ inline Count relu_ffn_count(const Inputs& in, Count hidden, Count ffn_hidden) {
 inline Count swiglu_ffn_count(const Inputs& in, Count hidden, Count ffn_hidden) {
     if (in.mistake("matrix_missing")) return relu_ffn_parameters(hidden, ffn_hidden);
     return swiglu_ffn_parameters(hidden, ffn_hidden) + (in.mistake("bias_counted") ? 2 * ffn_hidden + hidden : 0);
-}
-
-// A 2-D arrow (one RoPE coordinate pair).
-inline const Vector<Real>& pair_input(const Inputs& in, const std::string& name) {
-    const Vector<Real>& v = in.vector(name);
-    if (v.size() != 2) throw InputError("input '" + name + "' should be a vector of two coordinates");
-    return v;
 }
 
 }  // namespace ch25

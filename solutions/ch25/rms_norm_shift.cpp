@@ -13,8 +13,8 @@ Values rms_norm_shift(const Inputs& in) {
         {"shifted_rms_norm", shifted_rms},
         {"layer_norm", layer},
         {"shifted_layer_norm", shifted_layer},
-        {"rms_norm_keeps_output", ch25::boolean(ch25::same_output(rms, shifted_rms))},
-        {"layer_norm_keeps_output", ch25::boolean(ch25::same_output(layer, shifted_layer))},
+        {"rms_norm_keeps_output", ch25::boolean(same_values(rms, shifted_rms))},
+        {"layer_norm_keeps_output", ch25::boolean(same_values(layer, shifted_layer))},
     };
 }
 

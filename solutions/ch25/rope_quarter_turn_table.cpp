@@ -5,8 +5,8 @@
 namespace blockcheck {
 
 Values rope_quarter_turn_table(const Inputs& in) {
-    const Vector<Real>& query = ch25::pair_input(in, "query");  // [2]
-    const Vector<Real>& key = ch25::pair_input(in, "key");      // [2]
+    const Vector<Real>& query = pair_input(in, "query");  // [2]
+    const Vector<Real>& key = pair_input(in, "key");      // [2]
     const Vector<Real>& query_positions = in.vector("query_positions");
     const Vector<Real>& key_positions = in.vector("key_positions");
     if (query_positions.size() != key_positions.size())

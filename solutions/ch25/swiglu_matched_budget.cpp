@@ -4,8 +4,8 @@
 namespace blockcheck {
 
 Values swiglu_matched_budget(const Inputs& in) {
-    const Count hidden = ch25::positive_count(in, "hidden_size");
-    const Count ffn_hidden = ch25::positive_count(in, "ffn_hidden_size");
+    const Count hidden = positive_count(in, "hidden_size");
+    const Count ffn_hidden = positive_count(in, "ffn_hidden_size");
     if (2 * ffn_hidden % 3 != 0)
         throw InputError("input 'ffn_hidden_size' should be a multiple of 3, so that two thirds of it is whole");
     // 3 C F' = 2 C F.  Mistake relu_width_for_swiglu: the ReLU width kept, F' = F.

@@ -17,8 +17,8 @@ std::size_t head_index(const Real& x, const HeadLayout& layout, const char* inpu
 }  // namespace
 
 Values gqa_groups(const Inputs& in) {
-    const Count query_heads = companion::positive_count(in, "query_heads");
-    const Count kv_heads = companion::positive_count(in, "kv_heads");
+    const Count query_heads = positive_count(in, "query_heads");
+    const Count kv_heads = positive_count(in, "kv_heads");
     if (query_heads % kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
     const HeadLayout layout{query_heads, kv_heads, 1};
     // Query head h reads key/value head h / group.  Mistake wrong_kv_head: h mod kv_heads.

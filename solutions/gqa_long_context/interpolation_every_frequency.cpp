@@ -6,8 +6,8 @@ namespace blockcheck {
 Values interpolation_every_frequency(const Inputs& in) {
     const Real& base = companion::positive_number(in, "base");
     const Real& factor = companion::positive_number(in, "factor");
-    const Count head_dim = companion::positive_count(in, "head_dim");
-    const Real position(companion::integer_at_least(in, "position", 0));
+    const Count head_dim = positive_count(in, "head_dim");
+    const Real position(integer_at_least(in, "position", 0));
     if (head_dim % 2 != 0) throw InputError("input 'head_dim' should be even");
 
     const Rope<Real> plain = make_rope(base, head_dim, RopeScaling<Real>{}, RopeLayout::interleaved);

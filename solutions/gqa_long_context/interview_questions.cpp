@@ -7,7 +7,7 @@
 namespace blockcheck {
 
 Values interview_questions(const Inputs& in) {
-    const Count query_heads = companion::positive_count(in, "query_heads");
+    const Count query_heads = positive_count(in, "query_heads");
     const Real& factor = companion::positive_number(in, "factor");
     if (factor <= 1) throw InputError("input 'factor' should be larger than 1 (a longer context)");
 

@@ -4,13 +4,13 @@
 namespace blockcheck {
 
 Values kv_cache_budget(const Inputs& in) {
-    const Count layers = companion::positive_count(in, "layers");
-    const Count query_heads = companion::positive_count(in, "query_heads");
-    const Count kv_heads = companion::positive_count(in, "kv_heads");
-    const Count head_dim = companion::positive_count(in, "head_dim");
-    const Count sequence = companion::positive_count(in, "sequence");
-    const Count bytes = companion::positive_count(in, "bytes_per_element");
-    const Count budget = companion::positive_count(in, "budget_gib") << 30;  // GiB -> bytes
+    const Count layers = positive_count(in, "layers");
+    const Count query_heads = positive_count(in, "query_heads");
+    const Count kv_heads = positive_count(in, "kv_heads");
+    const Count head_dim = positive_count(in, "head_dim");
+    const Count sequence = positive_count(in, "sequence");
+    const Count bytes = positive_count(in, "bytes_per_element");
+    const Count budget = positive_count(in, "budget_gib") << 30;  // GiB -> bytes
     if (query_heads % kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
 
     // One sequence is a batch of one; whole sequences only.

@@ -4,11 +4,11 @@
 namespace blockcheck {
 
 Values llama_block_parameters(const Inputs& in) {
-    const Count hidden = companion::positive_count(in, "hidden_size");
-    const Count query_heads = companion::positive_count(in, "query_heads");
-    const Count kv_heads = companion::positive_count(in, "kv_heads");
-    const Count head_dim = companion::positive_count(in, "head_dim");
-    const Count multiple = companion::positive_count(in, "multiple_of");
+    const Count hidden = positive_count(in, "hidden_size");
+    const Count query_heads = positive_count(in, "query_heads");
+    const Count kv_heads = positive_count(in, "kv_heads");
+    const Count head_dim = positive_count(in, "head_dim");
+    const Count multiple = positive_count(in, "multiple_of");
     if (query_heads % kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
 
     // Mistake relu_width_for_swiglu: the ReLU FFN's 4 C kept as SwiGLU's width.

@@ -9,10 +9,10 @@ Values llama_block_tiny(const Inputs& in) {
     Trace<Real> trace;
     block_forward(b.config, b.weights, b.x, 0, &trace);  // rows at positions 0 .. T-1
     return {
-        {"attention_input", companion::traced(trace, "N")},  // RMSNorm(X)
-        {"residual", companion::traced(trace, "R")},         // X + Attn(N)
-        {"ffn_input", companion::traced(trace, "M")},        // RMSNorm(R)
-        {"output", companion::traced(trace, "output")},      // R + FFN(M)
+        {"attention_input", trace.at("N")},  // RMSNorm(X)
+        {"residual", trace.at("R")},         // X + Attn(N)
+        {"ffn_input", trace.at("M")},        // RMSNorm(R)
+        {"output", trace.at("output")},      // R + FFN(M)
     };
 }
 

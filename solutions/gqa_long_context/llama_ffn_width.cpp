@@ -5,8 +5,8 @@
 namespace blockcheck {
 
 Values llama_ffn_width(const Inputs& in) {
-    const Count hidden = companion::positive_count(in, "hidden_size");
-    const Count multiple = companion::positive_count(in, "multiple_of");
+    const Count hidden = positive_count(in, "hidden_size");
+    const Count multiple = positive_count(in, "multiple_of");
     const Count relu_width = 4 * hidden;  // the classic FFN: four times the model width
     const Count relu = relu_ffn_parameters(hidden, relu_width);
     const Count swiglu_same_width = swiglu_ffn_parameters(hidden, relu_width);

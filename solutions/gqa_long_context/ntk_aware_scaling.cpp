@@ -7,7 +7,7 @@ namespace blockcheck {
 Values ntk_aware_scaling(const Inputs& in) {
     const Real& base = companion::positive_number(in, "base");
     const Real& factor = companion::positive_number(in, "factor");
-    const Count head_dim = companion::positive_count(in, "head_dim");
+    const Count head_dim = positive_count(in, "head_dim");
     if (head_dim % 2 != 0 || head_dim < 4) throw InputError("input 'head_dim' should be even and at least 4");
 
     const Rope<Real> plain = make_rope(base, head_dim, RopeScaling<Real>{}, RopeLayout::interleaved);

@@ -5,9 +5,9 @@
 namespace blockcheck {
 
 Values position_interpolation(const Inputs& in) {
-    const Real trained(companion::integer_at_least(in, "trained_positions", 1));
-    const Real target(companion::integer_at_least(in, "target_positions", 1));
-    const Real position(companion::integer_at_least(in, "position", 0));
+    const Real trained(integer_at_least(in, "trained_positions", 1));
+    const Real target(integer_at_least(in, "target_positions", 1));
+    const Real position(integer_at_least(in, "position", 0));
     const Real factor = target / trained;  // s
     const Rope<Real> rope = companion::stamp_rope(in);
     // Mistake angle_not_scaled: the factor computed but positions never divided by it.

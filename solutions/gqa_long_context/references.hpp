@@ -53,28 +53,11 @@ using blockcheck::count;
 using blockcheck::degrees;
 using blockcheck::radians;
 
-// A whole-number input that must be at least `least` (widths, sizes, positions).
-inline long integer_at_least(const Inputs& in, const std::string& name, long least) {
-    long n = in.integer(name);
-    if (n < least) throw InputError("input '" + name + "' should be a whole number of at least " + std::to_string(least));
-    return n;
-}
-inline Count positive_count(const Inputs& in, const std::string& name) {
-    return static_cast<Count>(integer_at_least(in, name, 1));
-}
-
 // A positive number input (bases and factors).
 inline const Real& positive_number(const Inputs& in, const std::string& name) {
     const Real& x = in.number(name);
     if (x <= 0) throw InputError("input '" + name + "' should be positive");
     return x;
-}
-
-// A 2-D arrow (one RoPE coordinate pair).
-inline const Vector<Real>& pair_input(const Inputs& in, const std::string& name) {
-    const Vector<Real>& v = in.vector(name);
-    if (v.size() != 2) throw InputError("input '" + name + "' should be a vector of two coordinates");
-    return v;
 }
 
 // The one-pair teaching plan turning `angle_degrees` a position.
@@ -118,15 +101,6 @@ inline Vector<Real> ratios(const Vector<Real>& a, const Vector<Real>& b) {
     Vector<Real> r(a.size());
     for (std::size_t i = 0; i < a.size(); ++i) r[i] = a[i] / b[i];
     return r;
-}
-
-// Two results agree far below any printed digit (relative to their size).
-inline bool same_values(const std::vector<Real>& a, const std::vector<Real>& b) {
-    if (a.size() != b.size()) return false;
-    using std::abs;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (abs(a[i] - b[i]) > Real("1e-40") * (Real(1) + abs(a[i]))) return false;
-    return true;
 }
 
 }  // namespace companion

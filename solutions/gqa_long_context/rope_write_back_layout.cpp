@@ -15,8 +15,8 @@ Values rope_write_back_layout(const Inputs& in) {
     return {
         {"q_interleaved", q_in_place},
         {"attention_output_interleaved", out_in_place},
-        {"q_changes", companion::boolean(!companion::same_values(q_in_place.values, q_halves.values))},
-        {"output_changes", companion::boolean(!companion::same_values(out_in_place.values, out_halves.values))},
+        {"q_changes", companion::boolean(!same_values(q_in_place.values, q_halves.values))},
+        {"output_changes", companion::boolean(!same_values(out_in_place.values, out_halves.values))},
         {"why", companion::choice("A")},  // Q and K are permuted alike; a dot product ignores the order
     };
 }

@@ -7,16 +7,16 @@ namespace blockcheck {
 Values rotating_stamp(const Inputs& in) {
     const Rope<Real> rope = companion::stamp_rope(in);
     const Vector<Real>& positions = in.vector("positions");
-    const long query_position = companion::integer_at_least(in, "query_position", 0);
-    const long key_position = companion::integer_at_least(in, "key_position", 0);
+    const long query_position = integer_at_least(in, "query_position", 0);
+    const long key_position = integer_at_least(in, "key_position", 0);
 
     // The pointer's angle at each position, in degrees and not reduced modulo 360.
     Vector<Real> stamp_angles(positions.size());
     for (std::size_t i = 0; i < positions.size(); ++i)
         stamp_angles[i] = companion::degrees(rope_angle(rope, 0, positions[i]));
 
-    const Vector<Real> q = rope_rotate(companion::pair_input(in, "query"), rope, Real(query_position));
-    const Vector<Real> k = rope_rotate(companion::pair_input(in, "key"), rope, Real(key_position));
+    const Vector<Real> q = rope_rotate(pair_input(in, "query"), rope, Real(query_position));
+    const Vector<Real> k = rope_rotate(pair_input(in, "key"), rope, Real(key_position));
     const Real relative = rope_angle(rope, 0, Real(key_position)) - rope_angle(rope, 0, Real(query_position));
     return {
         {"stamp_angle_degrees", stamp_angles},

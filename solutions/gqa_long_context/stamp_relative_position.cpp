@@ -6,11 +6,11 @@ namespace blockcheck {
 
 Values stamp_relative_position(const Inputs& in) {
     const Rope<Real> rope = companion::stamp_rope(in);
-    const Vector<Real>& query = companion::pair_input(in, "query");
-    const Vector<Real>& key = companion::pair_input(in, "key");
-    const Real m(companion::integer_at_least(in, "query_position", 0));
-    const Real n(companion::integer_at_least(in, "key_position", 0));
-    const Real shift(companion::integer_at_least(in, "shift", 0));
+    const Vector<Real>& query = pair_input(in, "query");
+    const Vector<Real>& key = pair_input(in, "key");
+    const Real m(integer_at_least(in, "query_position", 0));
+    const Real n(integer_at_least(in, "key_position", 0));
+    const Real shift(integer_at_least(in, "shift", 0));
 
     auto stamped_dot = [&](const Real& query_at, const Real& key_at) {
         return dot<Real>(rope_rotate(query, rope, query_at), rope_rotate(key, rope, key_at));

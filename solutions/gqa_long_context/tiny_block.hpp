@@ -25,8 +25,8 @@ inline void expect_length(const Vector<Real>& v, std::size_t length, const char*
 }  // namespace detail
 
 // Reads the configuration (query_heads, kv_heads, head_dim, rms_norm_eps, rope_theta), the
-// weights (attn_norm, w_q, w_k, w_v, w_o, ffn_norm, w_gate, w_up, w_down) and x. The hidden
-// size is x's width and the FFN width w_gate's; every shape is checked against them.
+// weights (attn_norm, q, k, v, o, ffn_norm, gate, up, down, named as in block cases) and x.
+// The hidden size is x's width and the FFN width gate's; every shape is checked against them.
 inline TinyBlock read_tiny_block(const Inputs& in) {
     TinyBlock b;
     b.x = in.matrix("x");
@@ -47,14 +47,14 @@ inline TinyBlock read_tiny_block(const Inputs& in) {
 
     BlockWeights<Real>& w = b.weights;
     w.attn_norm = in.vector("attn_norm");
-    w.q = in.matrix("w_q");
-    w.k = in.matrix("w_k");
-    w.v = in.matrix("w_v");
-    w.o = in.matrix("w_o");
+    w.q = in.matrix("q");
+    w.k = in.matrix("k");
+    w.v = in.matrix("v");
+    w.o = in.matrix("o");
     w.ffn_norm = in.vector("ffn_norm");
-    w.gate = in.matrix("w_gate");
-    w.up = in.matrix("w_up");
-    w.down = in.matrix("w_down");
+    w.gate = in.matrix("gate");
+    w.up = in.matrix("up");
+    w.down = in.matrix("down");
     c.ffn_hidden_size = w.gate.cols;
     if (in.mistake("gain_omitted"))  // RMSNorm without its gains g
         w.attn_norm = w.ffn_norm = Vector<Real>(w.attn_norm.size(), Real(1));
@@ -63,20 +63,13 @@ inline TinyBlock read_tiny_block(const Inputs& in) {
     const std::size_t C = c.hidden_size, F = c.ffn_hidden_size;
     detail::expect_length(w.attn_norm, C, "attn_norm");
     detail::expect_length(w.ffn_norm, C, "ffn_norm");
-    detail::expect_shape(w.q, C, c.query_heads * c.head_dim, "w_q");
-    detail::expect_shape(w.k, C, c.kv_heads * c.head_dim, "w_k");
-    detail::expect_shape(w.v, C, c.kv_heads * c.head_dim, "w_v");
-    detail::expect_shape(w.o, c.query_heads * c.head_dim, C, "w_o");
-    detail::expect_shape(w.up, C, F, "w_up");
-    detail::expect_shape(w.down, F, C, "w_down");
+    detail::expect_shape(w.q, C, c.query_heads * c.head_dim, "q");
+    detail::expect_shape(w.k, C, c.kv_heads * c.head_dim, "k");
+    detail::expect_shape(w.v, C, c.kv_heads * c.head_dim, "v");
+    detail::expect_shape(w.o, c.query_heads * c.head_dim, C, "o");
+    detail::expect_shape(w.up, C, F, "up");
+    detail::expect_shape(w.down, F, C, "down");
     return b;
-}
-
-// One named value of a block trace ("N", "R", "M", "output").
-inline const Matrix<Real>& traced(const Trace<Real>& trace, const std::string& name) {
-    for (const auto& [key, value] : trace)
-        if (key == name) return value;
-    throw std::logic_error("the block's trace has no '" + name + "'");
 }
 
 }  // namespace blockcheck::companion

@@ -11,7 +11,7 @@ namespace {
 
 using namespace worked;
 
-Prose article(const char* en, const char* zh) {
+Text article(const char* en, const char* zh) {
     return {fmt::format("companion article, {}", en), fmt::format("配套文章，{}", zh)};
 }
 

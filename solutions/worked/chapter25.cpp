@@ -9,7 +9,7 @@ namespace {
 
 using namespace worked;
 
-Prose section(const char* en, const char* zh) { return {fmt::format("chapter 25, {}", en), fmt::format("第 25 章，{}", zh)}; }
+Text section(const char* en, const char* zh) { return {fmt::format("chapter 25, {}", en), fmt::format("第 25 章，{}", zh)}; }
 
 // ---- 25.1: rotations ----
 
@@ -82,12 +82,33 @@ void add_rms_norm_steps(Worked<T>& w, const std::string& name, const Vector<T>& 
 
 template <class T>
 void add_zero_row_step(Worked<T>& w, const std::string& name, const Vector<T>& zero) {
-    const Prose what{"RMSNorm of an all-zero row with epsilon 0", "全零行在 epsilon 为 0 时的 RMSNorm"};
+    const Text what{"RMSNorm of an all-zero row with epsilon 0", "全零行在 epsilon 为 0 时的 RMSNorm"};
     try {
         w.vector(name, what, rms_norm_unit(zero));
     } catch (const UndefinedNorm&) {
         w.undefined(name, what);
     }
+}
+
+// ---- figure 25.1 ----
+
+// The heads again from the trace alone: head h's row t is sum_j weights_h(t, j) V_j over the
+// columns of its key/value head, so the traced weights are checked against the traced heads.
+// -> [T, query_heads * d]
+template <class T>
+Matrix<T> heads_from_weights(const BlockConfig<T>& c, const Trace<T>& trace) {
+    const Matrix<T>& v = trace.at("V");  // [T, kv_heads * d]
+    const HeadLayout layout = c.heads();
+    const std::size_t d = c.head_dim;
+    Matrix<T> heads(v.rows, c.query_heads * d);
+    for (std::size_t h = 0; h < c.query_heads; ++h) {
+        const Matrix<T>& weights = trace.at(fmt::format("attention_weights/{}", h));  // [T, T]
+        const std::size_t kv = layout.kv_head_of(h) * d;
+        for (std::size_t t = 0; t < weights.rows; ++t)
+            for (std::size_t j = 0; j < weights.cols; ++j)
+                for (std::size_t i = 0; i < d; ++i) heads(t, h * d + i) += weights(t, j) * v(j, kv + i);
+    }
+    return heads;
 }
 
 }  // namespace
@@ -283,40 +304,31 @@ Worked<T> block_trace_example(const BlockConfig<T>& c, const BlockWeights<T>& we
     w.matrix("X", {fmt::format("input rows X at positions {}..{}", start_position, start_position + long(rows) - 1),
                    fmt::format("输入行 X，位置 {}..{}", start_position, start_position + long(rows) - 1)}, x, row);
     w.matrix("N", {"RMSNorm of each row over its 12 coordinates (attention norm gains)", "每行沿 12 个坐标做 RMSNorm（注意力前的缩放系数）"},
-             traced(trace, "N"), row);
-    w.matrix("Q", {"Q = N W_q, read as heads side by side", "Q = N W_q，按头并排"}, traced(trace, "Q"), q_heads);
-    w.matrix("K", {"K = N W_k", "K = N W_k"}, traced(trace, "K"), kv_heads);
-    w.matrix("V", {"V = N W_v (never rotated)", "V = N W_v（不旋转）"}, traced(trace, "V"), kv_heads);
+             trace.at("N"), row);
+    w.matrix("Q", {"Q = N W_q, read as heads side by side", "Q = N W_q，按头并排"}, trace.at("Q"), q_heads);
+    w.matrix("K", {"K = N W_k", "K = N W_k"}, trace.at("K"), kv_heads);
+    w.matrix("V", {"V = N W_v (never rotated)", "V = N W_v（不旋转）"}, trace.at("V"), kv_heads);
     w.matrix("Q-rotated", {"Q with every coordinate pair of every head turned to its position", "Q 的每个头、每个坐标对按位置旋转"},
-             traced(trace, "Q_rotated"), q_heads);
-    w.matrix("K-rotated", {"K turned the same way", "K 按同样方式旋转"}, traced(trace, "K_rotated"), kv_heads);
+             trace.at("Q_rotated"), q_heads);
+    w.matrix("K-rotated", {"K turned the same way", "K 按同样方式旋转"}, trace.at("K_rotated"), kv_heads);
 
-    // The attention weights, recomputed from the traced rotated Q, K and V.
-    KvCache<T> cache;
-    std::vector<long> positions(rows);
-    for (std::size_t t = 0; t < rows; ++t) {
-        positions[t] = start_position + long(t);
-        cache.append(traced(trace, "K_rotated").row(t), traced(trace, "V").row(t), positions[t]);
-    }
-    std::vector<Matrix<T>> attention_weights;
-    const Matrix<T> heads = causal_attention<T>(traced(trace, "Q_rotated"), positions, cache, c.heads(), &attention_weights);
-    for (std::size_t h = 0; h < attention_weights.size(); ++h)
+    for (std::size_t h = 0; h < c.query_heads; ++h)
         w.matrix(fmt::format("weights/head-{}", h),
                  {fmt::format("causal attention weights of head {}: softmax(q k / sqrt({})) over visible keys, zero above the diagonal", h, d),
                   fmt::format("第 {} 个头的因果注意力权重：对可见键做 softmax(q k / sqrt({}))，对角线以上为零", h, d)},
-                 attention_weights[h], fmt::format("[{}, {}]", rows, rows));
-    w.matrix("heads", {"each head's weighted sum of V, heads concatenated", "每个头对 V 的加权和，各头拼接"}, traced(trace, "heads"), q_heads);
-    w.difference("heads-recomputed", {"max |recomputed heads - traced heads|", "max |重算的头输出 - 块记录的头输出|"},
-                 max_abs_difference(heads, traced(trace, "heads")));
-    w.matrix("attention-output", {"output projection: heads W_o", "输出投影：heads W_o"}, matmul(traced(trace, "heads"), weights.o), row);
-    w.matrix("R", {"residual: R = X + heads W_o", "残差：R = X + heads W_o"}, traced(trace, "R"), row);
-    w.matrix("M", {"second RMSNorm, of R (FFN norm gains)", "第二次 RMSNorm，作用于 R（FFN 前的缩放系数）"}, traced(trace, "M"), row);
-    w.matrix("gate", {"gate branch M W_gate", "门控支路 M W_gate"}, traced(trace, "gate"), hidden);
-    w.matrix("up", {"up branch M W_up", "上投影支路 M W_up"}, traced(trace, "up"), hidden);
-    w.matrix("hidden", {"SiLU(gate) ⊙ up, element by element", "SiLU(门控) ⊙ 上投影，逐项相乘"}, traced(trace, "hidden"), hidden);
-    w.matrix("down", {"down projection hidden W_down, back to 12", "下投影 hidden W_down，回到 12"}, matmul(traced(trace, "hidden"), weights.down), row);
+                 trace.at(fmt::format("attention_weights/{}", h)), fmt::format("[{}, {}]", rows, rows));
+    w.matrix("heads", {"each head's weighted sum of V, heads concatenated", "每个头对 V 的加权和，各头拼接"}, trace.at("heads"), q_heads);
+    w.difference("heads-recomputed", {"max |each head's traced weights times V - traced heads|", "max |每个头记录的权重乘 V - 块记录的头输出|"},
+                 max_abs_difference(heads_from_weights(c, trace), trace.at("heads")));
+    w.matrix("attention-output", {"output projection: heads W_o", "输出投影：heads W_o"}, trace.at("attention_output"), row);
+    w.matrix("R", {"residual: R = X + heads W_o", "残差：R = X + heads W_o"}, trace.at("R"), row);
+    w.matrix("M", {"second RMSNorm, of R (FFN norm gains)", "第二次 RMSNorm，作用于 R（FFN 前的缩放系数）"}, trace.at("M"), row);
+    w.matrix("gate", {"gate branch M W_gate", "门控支路 M W_gate"}, trace.at("gate"), hidden);
+    w.matrix("up", {"up branch M W_up", "上投影支路 M W_up"}, trace.at("up"), hidden);
+    w.matrix("hidden", {"SiLU(gate) ⊙ up, element by element", "SiLU(门控) ⊙ 上投影，逐项相乘"}, trace.at("hidden"), hidden);
+    w.matrix("down", {"down projection hidden W_down, back to 12", "下投影 hidden W_down，回到 12"}, trace.at("down"), row);
     w.matrix("output", {"block output: R + down projection", "块输出：R + 下投影"}, y, row);
-    w.integer("hidden-width", {"coordinates of each FFN hidden row", "FFN 隐藏行的坐标数"}, traced(trace, "hidden").cols);
+    w.integer("hidden-width", {"coordinates of each FFN hidden row", "FFN 隐藏行的坐标数"}, trace.at("hidden").cols);
     w.integer("output-width", {"coordinates of each output row (the residual width)", "输出行的坐标数（残差宽度）"}, y.cols);
     return w;
 }

@@ -169,9 +169,9 @@ Worked<T> block_properties_example(const BlockConfig<T>& modern) {
     block_forward(modern, weights, x, 0, &at_0);
     block_forward(modern, weights, x, 37, &at_37);
     w.difference("v-unrotated", {"max |V at positions 0-5 - V at positions 37-42|: V is never rotated", "max |位置 0-5 的 V - 位置 37-42 的 V|：V 不旋转"},
-                 max_abs_difference(traced(at_0, "V"), traced(at_37, "V")));
+                 max_abs_difference(at_0.at("V"), at_37.at("V")));
     w.difference("q-rotated-moves", {"control: max |rotated Q at positions 0-5 - at 37-42|", "对照：max |位置 0-5 旋转后的 Q - 位置 37-42 的|"},
-                 max_abs_difference(traced(at_0, "Q_rotated"), traced(at_37, "Q_rotated")));
+                 max_abs_difference(at_0.at("Q_rotated"), at_37.at("Q_rotated")));
 
     BlockConfig<T> half = modern;
     half.rope_layout = modern.rope_layout == RopeLayout::half ? RopeLayout::interleaved : RopeLayout::half;

@@ -6,6 +6,7 @@
 #include "solutions/block/block.hpp"
 #include "solutions/block/counts.hpp"
 #include "solutions/block/real.hpp"
+#include "checker/common/text.hpp"
 
 #include <cstdint>
 #include <stdexcept>
@@ -13,11 +14,6 @@
 #include <vector>
 
 namespace blockcheck {
-
-// A sentence in English and Chinese.
-struct Prose {
-    std::string en, zh;
-};
 
 enum class StepKind {
     real,        // a computed number, shown at the book's six decimals
@@ -33,7 +29,7 @@ enum class StepForm { scalar, vector, matrix };
 template <class T>
 struct Step {
     std::string id;  // "<example>/<name>", e.g. "25.2/row/rms"
-    Prose what;      // what the step computes
+    Text what;      // what the step computes
     StepKind kind = StepKind::real;
     StepForm form = StepForm::scalar;
     Matrix<T> value;    // scalar [1, 1], vector [1, N], matrix [R, C]; empty when undefined
@@ -44,44 +40,44 @@ struct Step {
 template <class T>
 struct Worked {
     std::string id;  // "25.3", "figure-25.1", "article-pi", ...
-    Prose title;
-    Prose source;  // document and section
+    Text title;
+    Text source;  // document and section
     std::vector<Step<T>> steps;
 
-    void add(const std::string& name, Prose what, StepKind kind, StepForm form, Matrix<T> value,
+    void add(const std::string& name, Text what, StepKind kind, StepForm form, Matrix<T> value,
              std::string shape = {}) {
         steps.push_back({id + "/" + name, std::move(what), kind, form, std::move(value), std::move(shape)});
     }
-    void number(const std::string& name, Prose what, const T& x) {
+    void number(const std::string& name, Text what, const T& x) {
         add(name, std::move(what), StepKind::real, StepForm::scalar, one(x));
     }
-    void vector(const std::string& name, Prose what, const Vector<T>& x, std::string shape = {}) {
+    void vector(const std::string& name, Text what, const Vector<T>& x, std::string shape = {}) {
         add(name, std::move(what), StepKind::real, StepForm::vector, matrix_from_rows<T>({x}), std::move(shape));
     }
-    void matrix(const std::string& name, Prose what, const Matrix<T>& m, std::string shape = {}) {
+    void matrix(const std::string& name, Text what, const Matrix<T>& m, std::string shape = {}) {
         add(name, std::move(what), StepKind::real, StepForm::matrix, m, std::move(shape));
     }
-    void integer(const std::string& name, Prose what, Count n) {
+    void integer(const std::string& name, Text what, Count n) {
         add(name, std::move(what), StepKind::integer, StepForm::scalar, one(T(static_cast<unsigned long long>(n))));
     }
-    void integers(const std::string& name, Prose what, const std::vector<Count>& ns) {
+    void integers(const std::string& name, Text what, const std::vector<Count>& ns) {
         Matrix<T> m(1, ns.size());
         for (std::size_t i = 0; i < ns.size(); ++i) m.values[i] = T(static_cast<unsigned long long>(ns[i]));
         add(name, std::move(what), StepKind::integer, StepForm::vector, std::move(m));
     }
-    void integer_matrix(const std::string& name, Prose what, const std::vector<std::vector<Count>>& rows) {
+    void integer_matrix(const std::string& name, Text what, const std::vector<std::vector<Count>>& rows) {
         Matrix<T> m(rows.size(), rows.empty() ? 0 : rows.front().size());
         for (std::size_t r = 0; r < m.rows; ++r)
             for (std::size_t c = 0; c < m.cols; ++c) m(r, c) = T(static_cast<unsigned long long>(rows[r][c]));
         add(name, std::move(what), StepKind::integer, StepForm::matrix, std::move(m));
     }
-    void boolean(const std::string& name, Prose what, bool b) {
+    void boolean(const std::string& name, Text what, bool b) {
         add(name, std::move(what), StepKind::boolean, StepForm::scalar, one(T(b ? 1 : 0)));
     }
-    void undefined(const std::string& name, Prose what) {
+    void undefined(const std::string& name, Text what) {
         add(name, std::move(what), StepKind::undefined, StepForm::scalar, Matrix<T>());
     }
-    void difference(const std::string& name, Prose what, const T& x) {
+    void difference(const std::string& name, Text what, const T& x) {
         add(name, std::move(what), StepKind::difference, StepForm::scalar, one(x));
     }
 
@@ -198,14 +194,6 @@ T ratio(Count a, Count b) {
     return T(static_cast<unsigned long long>(a)) / T(static_cast<unsigned long long>(b));
 }
 
-// The value block_forward recorded under `name`.
-template <class T>
-const Matrix<T>& traced(const Trace<T>& trace, const std::string& name) {
-    for (const auto& [n, m] : trace)
-        if (n == name) return m;
-    throw std::logic_error("the block's trace has no " + name + " (the worked examples trace a pre-norm block)");
-}
-
 // Columns [first, first + count) of m.  m: [R, C] -> [R, count]
 template <class T>
 Matrix<T> columns(const Matrix<T>& m, std::size_t first, std::size_t count) {
@@ -237,6 +225,13 @@ public:
         for (T& x : v) x = next<T>(limit);
         return v;
     }
+    // Gains near one: 1 + multiples of 1/64 in [-1/4, 1/4].
+    template <class T>
+    Vector<T> gains(std::size_t n) {
+        Vector<T> g = vector<T>(n, 16);
+        for (T& v : g) v += T(1);
+        return g;
+    }
 
 private:
     std::uint64_t state_;
@@ -248,18 +243,13 @@ BlockWeights<T> seeded_weights(const BlockConfig<T>& c, std::uint64_t seed) {
     SeededDyadic r(seed);
     const std::size_t C = c.hidden_size, F = c.ffn_hidden_size;
     const std::size_t qd = c.query_heads * c.head_dim, kvd = c.kv_heads * c.head_dim;
-    auto gains = [&r](std::size_t n) {
-        Vector<T> g = r.vector<T>(n, 16);
-        for (T& v : g) v += T(1);
-        return g;
-    };
     BlockWeights<T> w;
-    w.attn_norm = gains(C);
+    w.attn_norm = r.gains<T>(C);
     w.q = r.matrix<T>(C, qd, 40);
     w.k = r.matrix<T>(C, kvd, 40);
     w.v = r.matrix<T>(C, kvd, 40);
     w.o = r.matrix<T>(qd, C, 40);
-    w.ffn_norm = gains(C);
+    w.ffn_norm = r.gains<T>(C);
     w.gate = r.matrix<T>(C, F, 40);
     w.up = r.matrix<T>(C, F, 40);
     w.down = r.matrix<T>(F, C, 40);

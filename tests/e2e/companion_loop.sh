@@ -9,9 +9,7 @@ chapter=gqa_long_context
 ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
 cp -r "$root/data" "$root/chapters" "$ws/"
 export BLOCKCHECK_ROOT="$ws" LANG=C
-fail() { echo "FAIL: $*" >&2; exit 1; }
-count() { grep -c -- "$1" "$2" || true; }
-top_field() { sed -n "s/^  \"$1\": \([0-9.]*\),\{0,1\}$/\1/p" "$2"; }  # a top-level number of check --json: 0.0
+source "$root/tests/e2e/lib/common.sh"
 
 ids=()
 for file in "$ws/data/exercises/$chapter"/*.json; do
@@ -23,41 +21,41 @@ done
 # 1. The pristine templates compile and answer nothing: "not done" everywhere, exit 1.
 status=0; "$blockcheck" check "${ids[@]}" --json > "$ws/out.json" || status=$?
 [[ $status == 1 ]] || fail "pristine templates should exit 1, got $status"
-[[ $(count '"status": "not_done"' "$ws/out.json") == 17 ]] || fail "all 17 templates should be not_done"
-[[ $(count '"verdict": "missing"' "$ws/out.json") == $(count '"verdict"' "$ws/out.json") ]] || fail "every part should be missing"
-[[ $(top_field score "$ws/out.json") =~ ^0(\.0*)?$ ]] || fail "pristine templates should score 0"
+[[ $(json '[.exercises[] | select(.status == "not_done")] | length' "$ws/out.json") == 17 ]] || fail "all 17 templates should be not_done"
+[[ $(json '[.exercises[].parts[] | select(.verdict == "missing")] | length' "$ws/out.json") == $(json '[.exercises[].parts[]] | length' "$ws/out.json") ]] || fail "every part should be missing"
+[[ $(json .score "$ws/out.json") =~ ^0(\.0*)?$ ]] || fail "pristine templates should score 0"
 
 # 2. The solved programs: full marks and exit 0, on the book's inputs and on several variants.
 cp "$root/tests/solved/$chapter"/*.cpp "$ws/chapters/$chapter/"
 "$blockcheck" check "${ids[@]}" --json > "$ws/out.json" || fail "solved programs should exit 0"
-max="$(top_field max_score "$ws/out.json")"
-[[ -n $max && $(top_field score "$ws/out.json") == "$max" ]] || fail "solved programs should score $max/$max"
-[[ $(count '"status": "done"' "$ws/out.json") == 17 ]] || fail "all 17 solved programs should be done"
+max="$(json .max_score "$ws/out.json")"
+[[ -n $max && $(json .score "$ws/out.json") == "$max" ]] || fail "solved programs should score $max/$max"
+[[ $(json '[.exercises[] | select(.status == "done")] | length' "$ws/out.json") == 17 ]] || fail "all 17 solved programs should be done"
 for seed in 1 2 3 17 2024; do
     "$blockcheck" check "${ids[@]}" --variant "$seed" > "$ws/board.txt" || { cat "$ws/board.txt" >&2; fail "solved programs should pass variant $seed"; }
 done
 
 # 3. One wrong number fails exactly that part, and the board says how far off.
-sed -i 's|answer("mha_to_gqa_ratio", double(mha) / double(gqa));|answer("mha_to_gqa_ratio", double(mha) / double(gqa) + 2e-6);|' \
+edit 's|answer("mha_to_gqa_ratio", double(mha) / double(gqa));|answer("mha_to_gqa_ratio", double(mha) / double(gqa) + 2e-6);|' \
     "$ws/chapters/$chapter/kv_cache_sizes.cpp"
 status=0; "$blockcheck" check kv_cache_sizes --json > "$ws/out.json" || status=$?
 [[ $status == 1 ]] || fail "a wrong number should exit 1"
-[[ $(count '"verdict": "wrong"' "$ws/out.json") == 1 ]] || fail "exactly one part should be wrong"
-grep -A2 '"name": "mha_to_gqa_ratio"' "$ws/out.json" | grep -q '"verdict": "wrong"' || fail "mha_to_gqa_ratio should be the wrong part"
+[[ $(json '[.exercises[].parts[] | select(.verdict == "wrong")] | length' "$ws/out.json") == 1 ]] || fail "exactly one part should be wrong"
+[[ $(json '.exercises[].parts[] | select(.name == "mha_to_gqa_ratio") | .verdict' "$ws/out.json") == wrong ]] || fail "mha_to_gqa_ratio should be the wrong part"
 "$blockcheck" check kv_cache_sizes > "$ws/board.txt" || true
 grep -q "mha_to_gqa_ratio" "$ws/board.txt" && grep -q "off by 2.0e-06; 6 decimal places asked, so up to 5.0e-07 is accepted" "$ws/board.txt" || fail "the board should say how far off"
 cp "$root/tests/solved/$chapter/kv_cache_sizes.cpp" "$ws/chapters/$chapter/"
 
 # 4. A wrong choice fails that part only, and its explanation (which gives the answer away)
 #    appears only with --reveal.
-sed -i 's|answer_choice("why", "A");|answer_choice("why", "B");|' "$ws/chapters/$chapter/rope_write_back_layout.cpp"
+edit 's|answer_choice("why", "A");|answer_choice("why", "B");|' "$ws/chapters/$chapter/rope_write_back_layout.cpp"
 status=0; "$blockcheck" check rope_write_back_layout > "$ws/board.txt" || status=$?
 [[ $status == 1 ]] || fail "a wrong choice should exit 1"
 grep -q "Reordering the coordinates of both vectors" "$ws/board.txt" && fail "a wrong choice must not show the explanation"
 "$blockcheck" check rope_write_back_layout --reveal > "$ws/board.txt" || true
 grep -q "Reordering the coordinates of both vectors" "$ws/board.txt" || fail "--reveal should show the explanation"
 "$blockcheck" check rope_write_back_layout --json > "$ws/out.json" || true
-[[ $(count '"verdict": "wrong"' "$ws/out.json") == 1 ]] || fail "only the choice should be wrong"
+[[ $(json '[.exercises[].parts[] | select(.verdict == "wrong")] | length' "$ws/out.json") == 1 ]] || fail "only the choice should be wrong"
 cp "$root/tests/solved/$chapter/rope_write_back_layout.cpp" "$ws/chapters/$chapter/"
 
 # 5. Printing the book's answers as constants passes the book's inputs but not a variant

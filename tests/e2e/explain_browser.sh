@@ -5,7 +5,7 @@
 # mode's figures must be in the DOM, and each mode's screenshot must not be blank.
 set -euo pipefail
 blockcheck="$1"; root="$2"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$root/tests/e2e/lib/common.sh"
 browser="$(command -v chromium || true)"
 [[ -n "$browser" ]] || fail "chromium is not installed; './blockcheck test' installs it (Debian package 'chromium', test-only)"
 ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
@@ -49,7 +49,7 @@ min=$((blank * 4 > 20000 ? blank * 4 : 20000))
 mkdir -p "$ws/student/data/exercises" && cp -r "$root/data/exercises/ch25" "$ws/student/data/exercises/" && cp -r "$root/chapters" "$ws/student/"
 cp "$root/tests/solved/ch25/rms_norm_vs_layer_norm.cpp" "$ws/student/chapters/ch25/"
 BLOCKCHECK_ROOT="$ws/student" "$blockcheck" check --json rms_norm_vs_layer_norm swiglu_ffn_2d > "$ws/check.json" || true
-grep -q '"rms_norm_vs_layer_norm"' "$ws/check.json" || fail "check --json gave no results: $(head -c 300 "$ws/check.json")"
+[[ $(json '[.exercises[] | select(.id == "rms_norm_vs_layer_norm")] | length' "$ws/check.json") == 1 ]] || fail "check --json gave no results: $(head -c 300 "$ws/check.json")"
 
 "$blockcheck" explain --html "$ws/en.html" --lang en --check-results "$ws/check.json" > /dev/null
 "$blockcheck" explain --html "$ws/zh.html" --lang zh > /dev/null

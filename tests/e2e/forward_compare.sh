@@ -4,11 +4,11 @@ set -euo pipefail
 blockcheck="$1"; root="$2"
 case_file="$root/data/cases/modern-small.json"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$root/tests/e2e/lib/common.sh"
 
 "$blockcheck" forward "$case_file" > "$tmp/f50.json"
-[[ $(grep -c '^    \[' "$tmp/f50.json") == 4 ]] || fail "forward should print 4 output rows"
-grep -q '"-2.068955273844271706' "$tmp/f50.json" || fail "forward's first value changed"
+[[ $(json '.output | length' "$tmp/f50.json") == 4 ]] || fail "forward should print 4 output rows"
+[[ $(json '.output[0][0]' "$tmp/f50.json") == -2.068955273844271706* ]] || fail "forward's first value changed"
 
 "$blockcheck" forward "$case_file" --precision double > "$tmp/fd.json"
 "$blockcheck" compare "$case_file" "$tmp/fd.json" > "$tmp/cmp.txt" || fail "double output should be within tolerance"

@@ -10,7 +10,7 @@ ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
 # Chapter 25 only: its ten exercises, 49 points.
 mkdir -p "$ws/data/exercises" && cp -r "$root/data/exercises/ch25" "$ws/data/exercises/" && cp -r "$root/chapters" "$ws/"
 export BLOCKCHECK_ROOT="$ws" LANG=C
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$root/tests/e2e/lib/common.sh"
 subs="$ws/submissions"; out="$ws/grades"
 solved="$root/tests/solved/ch25"; hostile="$root/tests/hostile"
 mkdir -p "$subs"
@@ -37,6 +37,7 @@ declare -A slot=(
     [badcompile]="compile_error swiglu_ffn_2d"          [bomb]="template_bomb rms_norm_zero_row"
     [garbage]="binary_garbage swiglu_ffn_2d"            [absurd]="absurd_numbers swiglu_ffn_2d"
     [hunter]="fs_hunter rms_norm_zero_row"              [escaper]="escape_writer rms_norm_shift"
+    [forged]="forged_compile_fault swiglu_matched_budget" [forgedoom]="forged_out_of_memory ffn_parameter_counts"
 )
 for id in "${!slot[@]}"; do student "$id" ${slot[$id]}; done
 
@@ -47,6 +48,13 @@ echo "BLOCKCHECK-SECRET" > "$subs/honest_dir/secret.txt"
 mkdir -p "$ws/tgz/honest_tgz" && cp "$solved"/*.cpp "$ws/tgz/honest_tgz/"
 tar -czf "$subs/honest_tgz.tar.gz" -C "$ws/tgz" honest_tgz
 mkdir -p "$subs/templates" && cp -r "$ws/chapters" "$subs/templates/"
+
+# Hostile ids, honest work: 240 bytes, not UTF-8, a newline, a spreadsheet formula.
+long_id="$(printf 'l%.0s' {1..240})"
+hostile_ids=("$long_id" $'bad\xff\xfeid' $'two\nlines' '=HYPERLINK("x")')
+for id in "${hostile_ids[@]}"; do student "$id"; done
+# Entries that are not submissions: each is listed, with the reason.
+touch "$subs/..zip" "$subs/...zip" "$subs/notes.txt"; mkdir -p "$subs/...dots"
 
 # Hostile archives: a ../ entry, and links pointing out.
 mkdir -p "$ws/evil/inner" && cp "$solved"/*.cpp "$ws/evil/inner/"
@@ -59,13 +67,21 @@ ln -sf ../../honest_dir/chapters/ch25/rms_norm_zero_row.cpp "$ws/links/linkout/r
 tar -czf "$subs/linkout.tar.gz" -C "$ws/links" linkout
 
 status=0
-"$blockcheck" grade "$subs" --out "$out" --variants --jobs 2 --cpu 1 --wall 2 --compile-wall 10 > "$ws/log.txt" 2>&1 || status=$?
+"$blockcheck" grade "$subs" --out "$out" --variants --jobs 2 --cpu 1 --wall 2 --compile-wall 10 > "$ws/log.txt" 2>&1 &
+grader=$!
+# A second grader into the same folder while the first runs is refused, and says why.
+for _ in $(seq 150); do [[ -s "$out/.grade-lock" ]] && break; sleep 0.2; done; second=0
+"$blockcheck" grade "$subs" --out "$out" > "$ws/second.txt" 2>&1 || second=$?
+wait $grader || status=$?
 cat "$ws/log.txt"
 [[ $status == 0 ]] || fail "grade should exit 0, got $status"
+[[ $second == 2 ]] && grep -q "another grader (pid $grader) is writing into this folder" "$ws/second.txt" ||
+    { cat "$ws/second.txt"; fail "a second grader into the same --out should be refused (exit 2), got $second"; }
+echo "  second grader: $(grep -o 'another grader.*' "$ws/second.txt")"
 
 # The outputs, exactly.
 [[ "$(ls "$out" | tr '\n' ' ')" == "gradebook.csv gradescope junit.xml report.html results summary.txt " ]] || fail "unexpected outputs: $(ls "$out")"
-[[ $(ls "$out/results" | wc -l) == 19 && $(ls "$out/gradescope" | wc -l) == 19 ]] || fail "19 results and 19 Gradescope files expected"
+[[ $(ls "$out/results" | wc -l) == 25 && $(ls "$out/gradescope" | wc -l) == 25 ]] || fail "25 results and 25 Gradescope files expected"
 
 score() { tr -d '\r' < "$out/gradebook.csv" | awk -F, -v id="$1" '$1 == id { print $NF }'; }
 # The distinct verdicts of one exercise's parts in a student's results.
@@ -84,7 +100,7 @@ declare -A expected=(
     [loop]="timed_out" [sleeper]="timed_out" [forker]="missing" [hog]="crashed" [flood]="output_limit"
     [segv]="crashed" [aborter]="crashed" [stack]="crashed" [badcompile]="compile_error" [bomb]="compile_error"
     [garbage]="missing unparseable wrong" [absurd]="wrong unparseable too_few_digits"
-    [hunter]="missing timed_out" [escaper]="missing"
+    [hunter]="missing timed_out" [escaper]="missing" [forged]="compile_error" [forgedoom]="compile_error"
 )
 for id in $(echo "${!slot[@]}" | tr ' ' '\n' | sort); do
     set -- ${slot[$id]}
@@ -95,14 +111,26 @@ for id in $(echo "${!slot[@]}" | tr ' ' '\n' | sort); do
 done
 for id in honest_dir honest_tgz; do [[ "$(score "$id")" == 49 ]] || fail "$id should score 49, got $(score "$id")"; done
 [[ "$(score templates)" == 0 ]] || fail "templates should score 0"
+# The hostile ids graded like everyone: 49 each (with the two honest students, six full marks).
+[[ $(grep -lE '^  "score": 49(\.0)?,' "$out"/results/*.json | wc -l) == 6 ]] || fail "the hostile ids should score 49 each"
+[[ $(ls "$out/results" | awk '{ print length($0) }' | sort -n | tail -1) -le 105 ]] || fail "a results file name is too long"
+grep -q '"student_hex": "626164fffe6964"' "$out"/results/*.json || fail "the invalid-UTF-8 id should be kept exactly"
+grep -q 'two\\x0Alines' "$ws/log.txt" || fail "the newline in an id should be escaped in the progress line"
+! grep -qE '^"?[=+@-]' "$out/gradebook.csv" || fail "a gradebook cell starts like a formula"
+grep -q "^\"'=HYPERLINK" "$out/gradebook.csv" || fail "the formula id should be written as text"
+for name in ..zip ...zip ...dots notes.txt; do
+    grep -q "/$name: " "$out/summary.txt" || fail "summary.txt should list the ignored $name"
+    grep -q "/$name: " "$ws/log.txt" || fail "the log should list the ignored $name"
+done
+echo "  ignored: $(grep -c '^  .*: a hidden name\|^  .*: neither' "$out/summary.txt") entries listed in summary.txt"
 for id in dotdot linkout; do
-    grep -q '"status": "bad_submission"' "$out/results/$id.json" || fail "$id should be a bad submission"
+    [[ $(json .status "$out/results/$id.json") == bad_submission ]] || fail "$id should be a bad submission"
     [[ "$(score "$id")" == 0 ]] || fail "$id should score 0"
 done
 grep -q "leaves the submission folder" "$out/results/dotdot.json" || fail "dotdot: the error should name the ../ entry"
 grep -q "outside the submission" "$out/results/linkout.json" || fail "linkout: the error should name the link"
-echo "  dotdot: $(grep -o '"error": "[^"]*"' "$out/results/dotdot.json")"
-echo "  linkout: $(grep -o '"error": "[^"]*"' "$out/results/linkout.json")"
+echo "  dotdot: $(json .error "$out/results/dotdot.json")"
+echo "  linkout: $(json .error "$out/results/linkout.json")"
 grep -q "compiler ran out of time" "$out/results/bomb.json" || fail "the template bomb should be stopped by the compiler's time limit"
 
 # Nothing escaped: no file written outside the jail, nothing unpacked outside its folder. Without
@@ -135,16 +163,16 @@ echo "  hunter found: $(grep -o 'found: [^`]*\|hunt_found = [0-9]*' "$out/result
 [[ $(ps -eo stat,comm | awk 'NR > 1 && $1 !~ /^Z/ && $2 == "exercise"' | wc -l) == 0 ]] || fail "programs outlived the grading run"
 
 # The class files.
-[[ $(tr -d '\r' < "$out/gradebook.csv" | wc -l) == 20 ]] || fail "gradebook: a header and 19 rows expected"
+[[ $(tr -d '\r' < "$out/gradebook.csv" | wc -l) == 27 ]] || fail "gradebook: a header and 25 rows (one id holds a newline) expected"
 head -1 "$out/gradebook.csv" | grep -q '^student,.*,total' || fail "gradebook header"
-grep -c "<testsuite " "$out/junit.xml" | grep -qx 19 || fail "junit: 19 testsuites expected"
+grep -c "<testsuite " "$out/junit.xml" | grep -qx 25 || fail "junit: 25 testsuites expected"
 grep -q '<error type="timed_out"' "$out/junit.xml" || fail "junit: a timeout is an error"
 grep -q '<failure type="missing"' "$out/junit.xml" || fail "junit: a missing answer is a failure"
 if command -v xmllint > /dev/null; then xmllint --noout "$out/junit.xml" || fail "junit.xml does not parse"; fi
 for f in "$out"/gradescope/*.json; do
-    for field in '"score":' '"tests":' '"name":' '"max_score":' '"status":' '"output":'; do
-        grep -q "$field" "$f" || fail "$f lacks $field"
-    done
+    [[ $(json 'has("score") and has("output") and (.tests | length > 0)
+               and (.tests | all(has("name") and has("max_score") and has("status")))' "$f") == true ]] \
+        || fail "$f lacks score, output or tests with name, max_score and status"
 done
 grep -q "timed_out" "$out/summary.txt" && grep -q "bad_submission" "$out/summary.txt" || fail "summary: verdict counts"
 echo "  forker: $(grep -o "forked [0-9]*" "$out/results/forker.json" || echo "no count")"

@@ -9,7 +9,7 @@ ws="$(mktemp -d)"; trap 'kill -9 "${pid:-0}" 2>/dev/null || true; rm -rf "$ws"' 
 # Chapter 25 only: its ten exercises, 49 points.
 mkdir -p "$ws/data/exercises" && cp -r "$root/data/exercises/ch25" "$ws/data/exercises/" && cp -r "$root/chapters" "$ws/"
 export BLOCKCHECK_ROOT="$ws" LANG=C
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$root/tests/e2e/lib/common.sh"
 subs="$ws/submissions"; solved="$root/tests/solved/ch25"
 limits=(--cpu 1 --wall 2 --jobs 2 --cache "$ws/cache" --variants)
 
@@ -92,18 +92,19 @@ BLOCKCHECK_GRADESCOPE_SUBMISSION="$subs/consts" BLOCKCHECK_GRADESCOPE_RESULTS="$
 BLOCKCHECK_GRADESCOPE_METADATA="$ws/autograder/meta.json" \
     "$blockcheck" grade --gradescope --variants --cpu 1 --wall 2 > "$ws/gs.log"
 gs="$ws/autograder/results/results.json"
-for field in '"score":' '"output":' '"tests":' '"name": "swiglu_ffn_2d: gate"' '"max_score":' '"status": "passed"' '"status": "failed"'; do
-    grep -q "$field" "$gs" || fail "Gradescope's results.json lacks $field"
-done
-grep -q '"score": 4[0-8]' "$gs" || fail "the constants should lose points on ada@example.edu's variant: $(head -3 "$gs")"
+[[ $(json 'has("score") and has("output") and (.tests[0] | has("max_score"))' "$gs") == true ]] \
+    || fail "Gradescope's results.json lacks score, output, tests or their max_score"
+[[ $(json '[.tests[] | select(.name == "swiglu_ffn_2d: gate")] | length' "$gs") == 1 ]] || fail "Gradescope's results.json lacks swiglu_ffn_2d: gate"
+[[ $(json '[.tests[].status] | unique | join(",")' "$gs") == failed,passed ]] || fail "Gradescope's tests should be passed and failed"
+[[ $(json '.score' "$gs") == 4[0-8]* ]] || fail "the constants should lose points on ada@example.edu's variant: $(head -3 "$gs")"
 
 # 6. A recorded seed reproduces: the same program checked on that variant scores the same.
-seed=$(awk '/^      "id": "swiglu_ffn_2d"/ { on = 1 } on && /"variant":/ { gsub(/[^0-9]/, ""); print; exit }' "$ws/ref/results/consts.json")
-recorded=$(awk '/^      "id": "swiglu_ffn_2d"/ { on = 1 } on && /^      "score":/ { gsub(/[^0-9.]/, ""); print; exit }' "$ws/ref/results/consts.json")
+seed=$(json '.exercises[] | select(.id == "swiglu_ffn_2d") | .variant' "$ws/ref/results/consts.json")
+recorded=$(json '.exercises[] | select(.id == "swiglu_ffn_2d") | .score' "$ws/ref/results/consts.json")
 [[ -n "$seed" && -n "$recorded" ]] || fail "no variant seed recorded for consts/swiglu_ffn_2d"
 cp "$subs/consts/swiglu_ffn_2d.cpp" "$ws/chapters/ch25/"
 "$blockcheck" check swiglu_ffn_2d --variant "$seed" --json > "$ws/check.json" || true
-grep -q "\"score\": $recorded," "$ws/check.json" || fail "check --variant $seed should score $recorded like the batch did"
+[[ $(json '.score' "$ws/check.json") == "$recorded" ]] || fail "check --variant $seed should score $recorded like the batch did"
 "$blockcheck" run swiglu_ffn_2d --variant "$seed" | grep -q "# variant $seed" || fail "run --variant $seed"
 echo "variant $seed of consts/swiglu_ffn_2d reproduces: $recorded points"
 

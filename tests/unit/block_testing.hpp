@@ -1,9 +1,10 @@
 // Helpers for the block's tests: tolerances per scalar, relative comparison, seeded random
-// blocks whose weights are exact in every precision (multiples of 1/64).
+// blocks whose weights are exact in every precision (multiples of 1/64, from solutions/worked).
 #pragma once
 
 #include "solutions/block/block.hpp"
 #include "solutions/block/real.hpp"
+#include "solutions/worked/worked.hpp"
 
 #include <cstdint>
 
@@ -32,31 +33,9 @@ T max_relative_difference(const Matrix<T>& a, const Matrix<T>& b) {
     return worst;
 }
 
-// A deterministic stream of multiples of 1/64 in [-limit/64, limit/64].
-class Dyadic {
-public:
-    explicit Dyadic(std::uint64_t seed) : state_(seed * 0x9E3779B97F4A7C15ull + 1) {}
-    template <class T>
-    T next(int limit = 40) {
-        state_ ^= state_ << 13, state_ ^= state_ >> 7, state_ ^= state_ << 17;
-        return T(static_cast<long>(state_ % (2 * limit + 1)) - limit) / T(64);
-    }
-    template <class T>
-    Matrix<T> matrix(std::size_t rows, std::size_t cols) {
-        Matrix<T> m(rows, cols);
-        for (T& v : m.values) v = next<T>();
-        return m;
-    }
-    template <class T>
-    Vector<T> gains(std::size_t n) {
-        Vector<T> g(n);
-        for (T& v : g) v = T(1) + next<T>(16);
-        return g;
-    }
-
-private:
-    std::uint64_t state_;
-};
+// Inputs exact in every precision: the worked examples' seeded stream of multiples of 1/64.
+using worked::SeededDyadic;
+using worked::seeded_weights;  // matrices in [-40/64, 40/64], gains in [3/4, 5/4]
 
 template <class T>
 BlockConfig<T> small_config(std::size_t query_heads, std::size_t kv_heads, std::size_t head_dim,
@@ -72,15 +51,6 @@ BlockConfig<T> small_config(std::size_t query_heads, std::size_t kv_heads, std::
     c.rope_layout = layout;
     c.rope_scaling = scaling;
     return c;
-}
-
-template <class T>
-BlockWeights<T> random_weights(const BlockConfig<T>& c, std::uint64_t seed) {
-    Dyadic r(seed);
-    const std::size_t C = c.hidden_size, F = c.ffn_hidden_size;
-    const std::size_t qd = c.query_heads * c.head_dim, kvd = c.kv_heads * c.head_dim;
-    return {r.gains<T>(C), r.matrix<T>(C, qd), r.matrix<T>(C, kvd), r.matrix<T>(C, kvd), r.matrix<T>(qd, C),
-            r.gains<T>(C), r.matrix<T>(C, F), r.matrix<T>(C, F), r.matrix<T>(F, C)};
 }
 
 }  // namespace blockcheck::testing

@@ -60,7 +60,7 @@ PartResult grade(const std::string& given, const Value& expected, AnswerKind kin
     ProgramLine line = line_of(given);
     AnswerSpec spec = spec_of(kind);
     spec.precision = precision;
-    return grade_part(spec, &line, expected, CompareOptions{reveal});
+    return grade_part(spec, &line, expected, AnswerCompareOptions{reveal});
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -264,7 +264,7 @@ TEST_CASE("the explanation of a boolean or choice appears once right, or with --
     PartResult wrong = grade_part(spec, &line, Value(false), {});
     CHECK(wrong.message.en == "wrong: the output says true");
     CHECK_FALSE(contains(wrong.message.zh, "RMSNorm"));
-    CHECK(grade_part(spec, &line, Value(false), CompareOptions{true}).message.en ==
+    CHECK(grade_part(spec, &line, Value(false), AnswerCompareOptions{true}).message.en ==
           "wrong: the output says true; expected false. RMSNorm does not subtract the mean.");
     CHECK(grade_part(spec, &line, Value(true), {}).message.en == "correct. RMSNorm does not subtract the mean.");
     AnswerSpec letter = spec_of(AnswerKind::choice);

@@ -62,10 +62,10 @@ TEST_CASE_TEMPLATE("RMSNorm of an all-zero row with epsilon 0 is a typed error, 
 }
 
 TEST_CASE_TEMPLATE("RMSNorm is scale invariant with epsilon 0", T, SCALARS) {
-    Dyadic r(7);
+    SeededDyadic r(7);
     for (int trial = 0; trial < 20; ++trial) {
         Vector<T> x(12), gains = r.gains<T>(12);
-        for (T& v : x) v = r.next<T>() + T(1) / T(1024);
+        for (T& v : x) v = r.next<T>(40) + T(1) / T(1024);
         const T scale = T(trial + 1) * T(3) / T(7);
         Vector<T> scaled = x;
         for (T& v : scaled) v *= scale;
@@ -107,11 +107,11 @@ TEST_CASE("table 25.2 and the KV cache: parameter counts") {
 
 TEST_CASE_TEMPLATE("RoPE: (R_m q) . (R_n k) = q . (R_(n-m) k) for every frequency", T, SCALARS) {
     const Rope<T> rope = make_rope(T(10000), 16, RopeScaling<T>{}, RopeLayout::interleaved);
-    Dyadic r(11);
+    SeededDyadic r(11);
     for (int trial = 0; trial < 25; ++trial) {
         Vector<T> q(16), k(16);
-        for (T& v : q) v = r.next<T>();
-        for (T& v : k) v = r.next<T>();
+        for (T& v : q) v = r.next<T>(40);
+        for (T& v : k) v = r.next<T>(40);
         const long m = 17 * trial, n = 5 + 31 * trial;
         const T lhs = dot<T>(rope_rotate(q, rope, T(m)), rope_rotate(k, rope, T(n)));
         const T rhs = dot<T>(q, rope_rotate(k, rope, T(n - m)));
@@ -152,9 +152,9 @@ TEST_CASE_TEMPLATE("softmax cannot overflow", T, SCALARS) {
 
 TEST_CASE_TEMPLATE("attention is causal: later inputs never change earlier outputs", T, SCALARS) {
     const BlockConfig<T> c = small_config<T>(4, 2, 6);
-    const BlockWeights<T> w = random_weights(c, 3);
-    Dyadic r(5);
-    Matrix<T> x = r.matrix<T>(5, 12), changed = x;
+    const BlockWeights<T> w = seeded_weights(c, 3);
+    SeededDyadic r(5);
+    Matrix<T> x = r.matrix<T>(5, 12, 40), changed = x;
     for (std::size_t col = 0; col < 12; ++col) changed(3, col) += T(1), changed(4, col) -= T(2);
     Matrix<T> a = block_forward(c, w, x), b = block_forward(c, w, changed);
     for (std::size_t t = 0; t < 3; ++t)
@@ -165,7 +165,7 @@ TEST_CASE_TEMPLATE("attention is causal: later inputs never change earlier outpu
 TEST_CASE_TEMPLATE("GQA and MQA equal MHA with each key/value head repeated over its group", T, SCALARS) {
     for (std::size_t kv_heads : {1u, 2u, 4u}) {
         const BlockConfig<T> grouped = small_config<T>(4, kv_heads, 4);
-        const BlockWeights<T> w = random_weights(grouped, 9);
+        const BlockWeights<T> w = seeded_weights(grouped, 9);
         BlockConfig<T> mha = grouped;
         mha.kv_heads = 4;
         BlockWeights<T> repeated = w;
@@ -176,7 +176,7 @@ TEST_CASE_TEMPLATE("GQA and MQA equal MHA with each key/value head repeated over
                     repeated.k(i, h * 4 + c) = w.k(i, grouped.heads().kv_head_of(h) * 4 + c);
                     repeated.v(i, h * 4 + c) = w.v(i, grouped.heads().kv_head_of(h) * 4 + c);
                 }
-        Matrix<T> x = Dyadic(21).matrix<T>(6, 12);
+        Matrix<T> x = SeededDyadic(21).matrix<T>(6, 12, 40);
         CHECK(max_relative_difference(block_forward(grouped, w, x), block_forward(mha, repeated, x)) < tolerance<T>());
     }
 }
@@ -185,7 +185,7 @@ TEST_CASE_TEMPLATE("the two pairings agree when the Q/K weight columns are permu
     const BlockConfig<T> inter = small_config<T>(2, 2, 6, RopeLayout::interleaved);
     BlockConfig<T> half = inter;
     half.rope_layout = RopeLayout::half;
-    const BlockWeights<T> w = random_weights(inter, 13);
+    const BlockWeights<T> w = seeded_weights(inter, 13);
     BlockWeights<T> permuted = w;
     // half-layout coordinate i holds interleaved 2i, and i + d/2 holds 2i + 1
     const std::size_t d = 6;
@@ -196,15 +196,15 @@ TEST_CASE_TEMPLATE("the two pairings agree when the Q/K weight columns are permu
                     (*to)(row, h * d + i) = (*from)(row, h * d + 2 * i);
                     (*to)(row, h * d + i + d / 2) = (*from)(row, h * d + 2 * i + 1);
                 }
-    Matrix<T> x = Dyadic(17).matrix<T>(5, 12);
+    Matrix<T> x = SeededDyadic(17).matrix<T>(5, 12, 40);
     CHECK(max_relative_difference(block_forward(inter, w, x, 40), block_forward(half, permuted, x, 40)) <
           tolerance<T>());
 }
 
 TEST_CASE_TEMPLATE("decoding one position at a time with the KV cache equals the full forward", T, SCALARS) {
     const BlockConfig<T> c = small_config<T>(4, 2, 4, RopeLayout::half, RopeScaling<T>{RopeScalingType::ntk, T(4)});
-    const BlockWeights<T> w = random_weights(c, 23);
-    const Matrix<T> x = Dyadic(29).matrix<T>(6, 12);
+    const BlockWeights<T> w = seeded_weights(c, 23);
+    const Matrix<T> x = SeededDyadic(29).matrix<T>(6, 12, 40);
     const long start = 100;
     const Matrix<T> full = block_forward(c, w, x, start);
     KvCache<T> cache;
@@ -223,8 +223,8 @@ TEST_CASE("50 digits agree with 100 digits to at least 45 digits") {
                                           RopeScaling<Real100>{RopeScalingType::linear, Real100(4)});
         auto c50 = small_config<Real50>(c100.query_heads, c100.kv_heads, 6, c100.rope_layout,
                                         RopeScaling<Real50>{RopeScalingType::linear, Real50(4)});
-        Matrix<Real100> y100 = block_forward(c100, random_weights(c100, seed), Dyadic(seed).matrix<Real100>(5, 12), 5000);
-        Matrix<Real50> y50 = block_forward(c50, random_weights(c50, seed), Dyadic(seed).matrix<Real50>(5, 12), 5000);
+        Matrix<Real100> y100 = block_forward(c100, seeded_weights(c100, seed), SeededDyadic(seed).matrix<Real100>(5, 12, 40), 5000);
+        Matrix<Real50> y50 = block_forward(c50, seeded_weights(c50, seed), SeededDyadic(seed).matrix<Real50>(5, 12, 40), 5000);
         Real100 worst(0);
         for (std::size_t i = 0; i < y50.values.size(); ++i)
             worst = std::max(worst, relative_difference(Real100(y50.values[i]), y100.values[i]));
@@ -243,8 +243,8 @@ TEST_CASE("double against 50 digits on the modern configuration, in double epsil
     c50.ffn_hidden_size = 32;
     auto cd = small_config<double>(3, 3, 4);
     cd.ffn_hidden_size = 32;
-    Matrix<Real50> y50 = block_forward(c50, random_weights(c50, 31), Dyadic(37).matrix<Real50>(16, 12));
-    Matrix<double> yd = block_forward(cd, random_weights(cd, 31), Dyadic(37).matrix<double>(16, 12));
+    Matrix<Real50> y50 = block_forward(c50, seeded_weights(c50, 31), SeededDyadic(37).matrix<Real50>(16, 12, 40));
+    Matrix<double> yd = block_forward(cd, seeded_weights(cd, 31), SeededDyadic(37).matrix<double>(16, 12, 40));
     double worst = 0;
     for (std::size_t i = 0; i < yd.values.size(); ++i) {
         Real50 err = relative_difference(Real50(yd.values[i]), y50.values[i]);
@@ -252,4 +252,39 @@ TEST_CASE("double against 50 digits on the modern configuration, in double epsil
     }
     MESSAGE("worst error of double: ", worst, " epsilons");
     CHECK(worst < 1e4);
+}
+
+TEST_CASE("the block's trace carries what its readers use: each head's weights and both projections") {
+    const BlockConfig<double> c = small_config<double>(4, 2, 4);
+    const BlockWeights<double> w = seeded_weights(c, 41);
+    const Matrix<double> x = SeededDyadic(43).matrix<double>(3, 12, 40);
+    Trace<double> trace;
+    const Matrix<double> y = block_forward(c, w, x, 7, &trace);
+    // N Q K V Q_rotated K_rotated, 4 heads' weights, heads attention_output R M gate up hidden down output
+    CHECK(trace.size() == 19);
+    CHECK(max_relative_difference(trace.at("output"), y) == 0.0);
+    CHECK(max_relative_difference(trace.at("attention_output"), matmul(trace.at("heads"), w.o)) == 0.0);
+    CHECK(max_relative_difference(trace.at("down"), matmul(trace.at("hidden"), w.down)) == 0.0);
+    CHECK(max_relative_difference(add(trace.at("R"), trace.at("down")), y) == 0.0);  // Y = R + FFN(M)
+    for (std::size_t h = 0; h < 4; ++h) {
+        const Matrix<double>& weights = trace.at("attention_weights/" + std::to_string(h));  // [T, T]
+        REQUIRE(weights.rows == 3);
+        REQUIRE(weights.cols == 3);
+        for (std::size_t t = 0; t < 3; ++t) {
+            double sum = 0;
+            for (std::size_t j = 0; j < 3; ++j) sum += weights(t, j);
+            CHECK(sum == doctest::Approx(1.0).epsilon(1e-14));
+            for (std::size_t j = t + 1; j < 3; ++j) CHECK(weights(t, j) == 0.0);
+        }
+    }
+    CHECK_THROWS_WITH_AS(trace.at("attention_weights/4"), "the block's trace has no attention_weights/4", std::logic_error);
+}
+
+TEST_CASE("record hands back the value it records, and records nothing without a trace") {
+    const Matrix<double> m = SeededDyadic(5).matrix<double>(2, 3, 40);
+    Trace<double> trace;
+    CHECK(max_relative_difference(record(&trace, "m", m), m) == 0.0);
+    CHECK(max_relative_difference(trace.at("m"), m) == 0.0);
+    CHECK(max_relative_difference(record<double>(nullptr, "m", m), m) == 0.0);
+    CHECK(trace.size() == 1);
 }

@@ -70,7 +70,8 @@ TEST_CASE("malformed cases are refused naming the field and the problem") {
     }
     SUBCASE("an unknown scaling type") {
         j["config"]["rope_scaling"] = {{"type", "yarn2"}};
-        CHECK(refusal(j) == "case.json: config.rope_scaling.type: expected \"none\", \"linear\" or \"ntk\", found \"yarn2\"");
+        CHECK(refusal(j) == "case.json: config.rope_scaling.type: expected \"none\", \"default\", \"linear\", \"ntk\", "
+                            "\"dynamic\", \"yarn\", \"longrope\" or \"llama3\", found \"yarn2\"");
     }
     SUBCASE("a misspelt field") {
         j["config"]["kv_head"] = 3;
@@ -81,4 +82,100 @@ TEST_CASE("malformed cases are refused naming the field and the problem") {
 TEST_CASE("bad JSON names the file and the line") {
     CHECK_THROWS_WITH(parse_json_exact("{\n  \"a\": [1, 2\n}", "bad.json"), doctest::Contains("bad.json: "));
     CHECK_THROWS_WITH(parse_json_exact("{\n  \"a\": [1, 2\n}", "bad.json"), doctest::Contains("line 3"));
+}
+
+TEST_CASE("sizes beyond the limits are refused before anything is allocated") {
+    Json j = modern_case();
+    SUBCASE("query_heads * head_dim that would overflow") {
+        j["config"]["query_heads"] = 4611686018427387904ull;
+        j["config"]["kv_heads"] = 4611686018427387904ull;
+        CHECK(refusal(j) == "case.json: config.query_heads: 4611686018427387904 is beyond the limit of 65536");
+    }
+    SUBCASE("a width beyond the limit") {
+        j["config"]["query_heads"] = 65536, j["config"]["kv_heads"] = 1, j["config"]["head_dim"] = 65536;
+        CHECK(refusal(j) == "case.json: config.query_heads: 65536 heads x head_dim 65536 = 4294967296 is beyond the "
+                            "limit of 1048576");
+    }
+    SUBCASE("rows checked before the matrix is allocated") {
+        j["config"]["ffn_hidden_size"] = 65536;  // gate would be 12 x 65536: its rows are checked first
+        CHECK(refusal(j) == "case.json: weights.gate[0]: expected 65536 numbers, found 32");
+    }
+    SUBCASE("start_position near the end of long") {
+        j["start_position"] = 9223372036854775807ll;
+        CHECK(refusal(j) == "case.json: start_position: 9223372036854775807 is beyond the limit of 1099511627776");
+    }
+}
+
+TEST_CASE("a number beyond double's range is refused naming it at --precision double") {
+    Json j = modern_case();
+    j["input"][1][3] = "1e999";
+    try {
+        read_block_case<double>(j, "case.json");
+        FAIL("accepted");
+    } catch (const InputFileError& e) {
+        CHECK(std::string(e.what()) == "case.json: input[1][3]: '1e999' is out of double's range");
+    }
+    CHECK(refusal(j) == "accepted");  // 50 digits have the exponent range for it
+}
+
+TEST_CASE("the block refuses positions that would overflow") {
+    const BlockCase<double> bc = read_block_case<double>(modern_case(), "x");
+    KvCache<double> cache;
+    CHECK_THROWS_AS(block_step(bc.config, bc.weights, bc.input, std::numeric_limits<long>::max() - 1, cache),
+                    std::invalid_argument);
+}
+
+TEST_CASE("rope_scaling reads as Hugging Face writes it, and the old spellings keep working") {
+    Json j = modern_case();
+    SUBCASE("rope_type llama3") {
+        j["config"]["rope_scaling"] = parse_json_exact(R"({"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+            "high_freq_factor": 4.0, "original_max_position_embeddings": 8192})", "t");
+        const auto c = read_block_case<Real50>(j, "x").config;
+        CHECK(c.rope_scaling.type == RopeScalingType::llama3);
+        CHECK(c.rope_scaling.original_context == 8192);
+        CHECK(c.rope_scaling.high_freq_factor == 4);
+    }
+    SUBCASE("old type ntk") {
+        j["config"]["rope_scaling"] = {{"type", "ntk"}, {"factor", 4}};
+        CHECK(read_block_case<Real50>(j, "x").config.rope_scaling.type == RopeScalingType::ntk);
+    }
+    SUBCASE("both spellings, agreeing") {
+        j["config"]["rope_scaling"] = {{"type", "linear"}, {"rope_type", "linear"}, {"factor", 2}};
+        CHECK(read_block_case<Real50>(j, "x").config.rope_scaling.factor == 2);
+    }
+    SUBCASE("yarn's factor from max / original") {
+        j["config"]["max_position_embeddings"] = 131072;
+        j["config"]["rope_scaling"] = {{"rope_type", "yarn"}, {"factor", 4}, {"original_max_position_embeddings", 32768}};
+        CHECK(read_block_case<Real50>(j, "x").config.rope_scaling.factor == 4);
+        j["config"]["rope_scaling"]["factor"] = 8;
+        CHECK(refusal(j) == "case.json: config.rope_scaling.factor: 8 disagrees with max_position_embeddings / "
+                            "original_max_position_embeddings = 131072 / 32768");
+    }
+    SUBCASE("dynamic without the original length") {
+        j["config"]["rope_scaling"] = {{"rope_type", "dynamic"}, {"factor", 2}};
+        CHECK(refusal(j) == "case.json: config.rope_scaling: needs the original context length "
+                            "(rope_scaling.original_max_position_embeddings or config.max_position_embeddings)");
+    }
+    SUBCASE("a field another type reads") {
+        j["config"]["rope_scaling"] = {{"rope_type", "linear"}, {"factor", 2}, {"beta_fast", 32}};
+        CHECK(refusal(j) == "case.json: config.rope_scaling.beta_fast: unknown field");
+    }
+    SUBCASE("longrope lists of the wrong length") {
+        j["config"]["max_position_embeddings"] = 64;
+        j["config"]["rope_scaling"] = {{"rope_type", "longrope"}, {"long_factor", {1, 2, 3}}, {"short_factor", {1, 1}}};
+        CHECK(refusal(j) == "case.json: config.rope_scaling.long_factor: expected 2 numbers, found 3");
+    }
+}
+
+TEST_CASE("a cached block is a KV cache the new rows attend over") {
+    const std::string file = std::string(BLOCKCHECK_SOURCE_DIR) + "/data/cases/long-cached.json";
+    const BlockCase<Real50> bc = read_block_case<Real50>(read_json_exact(file), file);
+    CHECK(bc.cached.positions == std::vector<long>{40, 70, 99});
+    // The same rows without the cache give a different output: the cache is attended over.
+    BlockCase<Real50> fresh = bc;
+    fresh.cached = {};
+    CHECK(block_case_forward(bc).values != block_case_forward(fresh).values);
+    Json j = read_json_exact(file);
+    j["cached"]["positions"][2] = 100;
+    CHECK(refusal(j) == "case.json: cached.positions[2]: 100 is not before start_position (100)");
 }

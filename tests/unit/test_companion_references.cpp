@@ -279,17 +279,17 @@ TEST_CASE("companion llama_block_tiny: position 0 attends to itself; both residu
 
     // Row 0 sees only its own key: each query head's output is V[0] (one shared K/V head).
     const Matrix<Real> v0 = matmul(matrix_from_rows<Real>({Vector<Real>(n.row(0).begin(), n.row(0).end())}),
-                                   std::get<Matrix<Real>>(in.at("w_v")));  // [1, 2]
+                                   std::get<Matrix<Real>>(in.at("v")));  // [1, 2]
     Matrix<Real> heads0(1, 4);
     for (std::size_t h = 0; h < 2; ++h)
         for (std::size_t c = 0; c < 2; ++c) heads0(0, h * 2 + c) = v0(0, c);
-    const Matrix<Real> attn0 = matmul(heads0, std::get<Matrix<Real>>(in.at("w_o")));
+    const Matrix<Real> attn0 = matmul(heads0, std::get<Matrix<Real>>(in.at("o")));
     for (std::size_t c = 0; c < 4; ++c) CHECK(close(r(0, c), x(0, c) + attn0(0, c), "1e-40"));
 
     // M = RMSNorm(R); output = R + FFN(M): the second residual path adds to R, not to M.
     CHECK(close(m.values, rms_norm_rows<Real>(r, ffn_norm, Real("0.000001")).values, "1e-40"));
-    const Matrix<Real> ffn = swiglu_ffn(m, std::get<Matrix<Real>>(in.at("w_gate")), std::get<Matrix<Real>>(in.at("w_up")),
-                                        std::get<Matrix<Real>>(in.at("w_down")));
+    const Matrix<Real> ffn = swiglu_ffn(m, std::get<Matrix<Real>>(in.at("gate")), std::get<Matrix<Real>>(in.at("up")),
+                                        std::get<Matrix<Real>>(in.at("down")));
     CHECK(close(y.values, add(r, ffn).values, "1e-40"));
 }
 

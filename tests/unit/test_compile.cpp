@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "sandbox_testing.hpp"
 #include "temp_dir.hpp"
 
 using namespace blockcheck;
@@ -18,6 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using testing::sandbox_usable;
 using testing::TempDir;
 
 fs::path hostile_source(const std::string& name) {
@@ -32,17 +35,10 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 
 }  // namespace
 
-TEST_CASE("compile: content_hash is 64-bit FNV-1a") {
-    CHECK(content_hash("") == 0xcbf29ce484222325ull);
-    CHECK(content_hash("a") == 0xaf63dc4c8601ec8cull);
-    CHECK(content_hash("foobar") == 0x85944171f73967e8ull);
-    CHECK(content_hash("b", content_hash("a")) == content_hash("ab"));
-}
-
 TEST_CASE("compile: a small program compiles into the cache folder and runs") {
     TempDir cache("compile-cache");
     CompileResult compiled = compile_program(hostile_source("echo"), {}, cache.path);
-    REQUIRE_MESSAGE(compiled.ok, compiled.diagnostics);
+    REQUIRE_MESSAGE(compiled.ok(), compiled.diagnostics);
     CHECK_FALSE(compiled.cached);
     CHECK(compiled.binary.parent_path() == fs::absolute(cache.path).lexically_normal());
     CHECK(compiled.diagnostics.empty());
@@ -55,9 +51,9 @@ TEST_CASE("compile: the second compile of the same source is cached and fast") {
     write_file(sources.path / "tiny.cpp", tiny_program);
     CompileResult first = compile_program(sources.path / "tiny.cpp", {}, cache.path);
     CompileResult second = compile_program(sources.path / "tiny.cpp", {}, cache.path);
-    REQUIRE(first.ok);
+    REQUIRE(first.ok());
     CHECK_FALSE(first.cached);
-    CHECK(second.ok);
+    CHECK(second.ok());
     CHECK(second.cached);
     CHECK(second.binary == first.binary);
     CHECK(second.seconds < 0.01);
@@ -71,7 +67,7 @@ TEST_CASE("compile: changing one byte of the source recompiles") {
     changed[changed.find("hi")] = 'H';
     write_file(sources.path / "tiny.cpp", changed);
     CompileResult second = compile_program(sources.path / "tiny.cpp", {}, cache.path);
-    REQUIRE(second.ok);
+    REQUIRE(second.ok());
     CHECK_FALSE(second.cached);
     CHECK(second.binary != first.binary);
     CHECK(run_process({second.binary.string()}, {}, Limits{}).out == "Hi\n");
@@ -82,10 +78,10 @@ TEST_CASE("compile: changing a header of the include folder recompiles") {
     write_file(include.path / "value.hpp", "constexpr int value = 1;\n");
     write_file(sources.path / "uses.cpp", "#include \"value.hpp\"\nint main() { return value; }\n");
     CompileResult first = compile_program(sources.path / "uses.cpp", include.path, cache.path);
-    REQUIRE_MESSAGE(first.ok, first.diagnostics);
+    REQUIRE_MESSAGE(first.ok(), first.diagnostics);
     write_file(include.path / "value.hpp", "constexpr int value = 7;\n");
     CompileResult second = compile_program(sources.path / "uses.cpp", include.path, cache.path);
-    REQUIRE(second.ok);
+    REQUIRE(second.ok());
     CHECK_FALSE(second.cached);
     CHECK(run_process({second.binary.string()}, {}, Limits{}).exit_code == 7);
 }
@@ -93,7 +89,7 @@ TEST_CASE("compile: changing a header of the include folder recompiles") {
 TEST_CASE("compile: a compile error gives diagnostics naming file:line, trimmed to three errors") {
     TempDir cache("compile-cache");
     CompileResult compiled = compile_program(hostile_source("compile_error"), {}, cache.path);
-    CHECK_FALSE(compiled.ok);
+    CHECK_FALSE(compiled.ok());
     CHECK(compiled.binary.empty());
     CHECK(contains(compiled.diagnostics, "compile_error.cpp:5:5: error:"));
     CHECK(contains(compiled.diagnostics, "undeclared_name"));
@@ -102,11 +98,46 @@ TEST_CASE("compile: a compile error gives diagnostics naming file:line, trimmed 
     CHECK_FALSE(contains(compiled.diagnostics, cache.path.string()));  // no build-folder paths
 }
 
+TEST_CASE("compile: forged grader messages in the compiler's output are still the program's compile error") {
+    TempDir cache("compile-cache");
+    for (const char* name : {"forged_compile_fault", "forged_out_of_memory"}) {
+        CAPTURE(name);
+        const CompileResult compiled = compile_program(hostile_source(name), {}, cache.path);
+        CHECK(compiled.status == CompileStatus::rejected);
+        CHECK(compiled.binary.empty());
+    }
+    const CompileResult forged = compile_program(hostile_source("forged_compile_fault"), {}, cache.path);
+    CHECK(forged.cached);  // a rejection is cached, and stays a rejection
+    CHECK(forged.status == CompileStatus::rejected);
+    CHECK(forged.diagnostics.starts_with("cannot compile 'x"));
+}
+
+TEST_CASE("compile: a compiler that cannot start is the grader's fault") {
+    TempDir cache("compile-cache"), sources("compile-src");
+    write_file(sources.path / "tiny.cpp", tiny_program);
+    const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+    ::setenv("PATH", "/nonexistent-blockcheck", 1);
+    const CompileResult compiled = compile_program(sources.path / "tiny.cpp", {}, cache.path);
+    ::setenv("PATH", path.c_str(), 1);
+    CHECK(compiled.status == CompileStatus::grader_fault);
+    CHECK_FALSE(compiled.cached);
+}
+
+TEST_CASE("compile: limits under which a known-good program cannot compile either are the grader's fault") {
+    TempDir cache("compile-cache");
+    Limits limits = compiler_limits();
+    limits.memory_bytes = std::size_t{4} << 20;  // 4 MiB: not even cc1plus starts
+    const CompileResult compiled = compile_program(hostile_source("compile_error"), {}, cache.path, limits);
+    CHECK(compiled.status == CompileStatus::grader_fault);
+    for (const auto& entry : fs::directory_iterator(cache.path))  // nothing recorded against the program
+        CHECK_FALSE(entry.path().extension() == ".fail");
+}
+
 TEST_CASE("compile: a failed compile is cached with its diagnostics") {
     TempDir cache("compile-cache");
     CompileResult first = compile_program(hostile_source("compile_error"), {}, cache.path);
     CompileResult second = compile_program(hostile_source("compile_error"), {}, cache.path);
-    CHECK_FALSE(second.ok);
+    CHECK_FALSE(second.ok());
     CHECK(second.cached);
     CHECK(second.diagnostics == first.diagnostics);
     CHECK(second.seconds < 0.01);
@@ -117,7 +148,7 @@ TEST_CASE("compile: a header of the include folder is named by that folder in di
     write_file(include.path / "broken.hpp", "int broken = ;\n");
     write_file(sources.path / "uses.cpp", "#include \"broken.hpp\"\nint main() {}\n");
     CompileResult compiled = compile_program(sources.path / "uses.cpp", include.path, cache.path);
-    CHECK_FALSE(compiled.ok);
+    CHECK_FALSE(compiled.ok());
     CHECK(contains(compiled.diagnostics, include.path.filename().string() + "/broken.hpp:1:"));
     CHECK_FALSE(contains(compiled.diagnostics, include.path.string()));
 }
@@ -129,8 +160,9 @@ TEST_CASE("compile: a template bomb fails within the compiler limits") {
     limits.cpu_seconds = 3;
     limits.memory_bytes = std::size_t{1} << 30;
     CompileResult compiled = compile_program(hostile_source("template_bomb"), {}, cache.path, limits);
-    CHECK_FALSE(compiled.ok);
-    CHECK(compiled.seconds < 5);
+    CHECK_FALSE(compiled.ok());
+    CHECK(compiled.status != CompileStatus::compiled);
+    CHECK(compiled.seconds < 5 + 3);  // the bomb's 3 s, then a known-good probe under the same limits
     CHECK(contains(compiled.diagnostics, "the compiler"));
     for (const auto& entry : fs::directory_iterator(cache.path))  // no binary, no failure recorded
         CHECK_MESSAGE(entry.path().filename().string().starts_with("compiler-"), entry.path());
@@ -139,7 +171,7 @@ TEST_CASE("compile: a template bomb fails within the compiler limits") {
 TEST_CASE("compile: a source that cannot be read gives a message naming it") {
     TempDir cache("compile-cache");
     CompileResult compiled = compile_program("/nonexistent/blockcheck.cpp", {}, cache.path);
-    CHECK_FALSE(compiled.ok);
+    CHECK_FALSE(compiled.ok());
     CHECK(contains(compiled.diagnostics, "/nonexistent/blockcheck.cpp"));
 }
 
@@ -153,7 +185,7 @@ TEST_CASE("compile: concurrent identical compiles run the compiler once and leav
     for (auto& thread : threads) thread.join();
     int compiled = 0;
     for (const auto& result : results) {
-        CHECK(result.ok);
+        CHECK(result.ok());
         CHECK(result.binary == results[0].binary);
         compiled += result.cached ? 0 : 1;
     }
@@ -166,16 +198,13 @@ TEST_CASE("compile: concurrent identical compiles run the compiler once and leav
 }
 
 TEST_CASE("compile: the sandboxed compiler cannot include a file outside its folders") {
-    if (!Sandbox::available()) {
-        MESSAGE("bubblewrap is not usable here; sandbox test skipped");
-        return;
-    }
+    if (!sandbox_usable()) return;
     TempDir cache("compile-cache"), sources("compile-src"), other("compile-other");
     write_file(other.path / "secret.hpp", "int secret = 42;\n");
     write_file(sources.path / "steal.cpp",
                "#include \"" + (other.path / "secret.hpp").string() + "\"\nint main() { return secret; }\n");
     CompileResult compiled = compile_program(sources.path / "steal.cpp", {}, cache.path);
-    CHECK_FALSE(compiled.ok);
+    CHECK_FALSE(compiled.ok());
     CHECK(contains(compiled.diagnostics, "No such file or directory"));
 }
 

@@ -2,12 +2,17 @@
 // variants, reuse of unchanged students, and the shard split.
 #include "checker/grade/archive.hpp"
 #include "checker/grade/batch.hpp"
+#include "checker/grade/student_id.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/exercise/variants.hpp"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -77,6 +82,23 @@ const ExerciseRecord& exercise(const StudentRecord& s, const std::string& id) {
     throw std::logic_error("unreachable");
 }
 
+// Grades `all` as `count` shards into <dir>/shard1, <dir>/shard2, ...; returns those folders.
+std::vector<fs::path> grade_in_shards(const ExerciseSet& set, const std::vector<Submission>& all, const GradeSettings& settings,
+                                      const fs::path& dir, unsigned count) {
+    std::vector<fs::path> outs;
+    for (unsigned k = 1; k <= count; ++k) {
+        GradeSettings s = settings;
+        s.out = dir / ("shard" + std::to_string(k));
+        s.shard = Shard{k, count};
+        std::vector<Submission> mine;
+        for (const Submission& sub : all)
+            if (in_shard(sub.student, *s.shard)) mine.push_back(sub);
+        grade_submissions(set, mine, s);
+        outs.push_back(s.out);
+    }
+    return outs;
+}
+
 // Prints the book's answers to swiglu_ffn_2d whatever the inputs: right on the book's inputs only.
 const std::string book_constants = R"(#include <cstdio>
 int main() {
@@ -113,7 +135,7 @@ TEST_CASE("grade: submissions are the folders and archives of each folder, by id
     write(dir.path / "a/readme.txt", "");
     fs::create_directories(dir.path / "b/cy.zip.d");
     write(dir.path / "b/dee.ZIP", "");
-    std::vector<std::string> ignored;
+    std::vector<IgnoredEntry> ignored;
     const auto found = find_submissions({dir.path / "a", dir.path / "b"}, &ignored);
     REQUIRE(found.size() == 4);
     CHECK(found[0].student == "ada");
@@ -122,7 +144,11 @@ TEST_CASE("grade: submissions are the folders and archives of each folder, by id
     CHECK(found[1].archive);
     CHECK(found[2].student == "cy.zip.d");
     CHECK(found[3].student == "dee");
-    CHECK(ignored.size() == 1);
+    REQUIRE(ignored.size() == 2);
+    CHECK(ignored[0].path == (dir.path / "a/.hidden").string());
+    CHECK(ignored[0].reason.en == "a hidden name (it starts with a dot)");
+    CHECK(ignored[1].path == (dir.path / "a/readme.txt").string());
+    CHECK(ignored[1].reason.en.starts_with("neither a folder nor an archive"));
     write(dir.path / "b/ada.zip", "");
     CHECK_THROWS_WITH_AS(find_submissions({dir.path / "a", dir.path / "b"}), doctest::Contains("two submissions for student 'ada'"),
                          InputFileError);
@@ -163,74 +189,77 @@ TEST_CASE("grade: a small class is graded, written out, and an unchanged rerun g
     CHECK(first.graded == 5);
     CHECK(first.reused == 0);
 
-    const StudentRecord& ada = student(first, "ada");
-    CHECK(ada.score == 11);
-    CHECK(ada.max_score == 11);
-    CHECK(exercise(ada, "swiglu_ffn_2d").source == "chapters/ch25/swiglu_ffn_2d.cpp");
-    CHECK(exercise(ada, "swiglu_ffn_2d").variant == variant_seed("ada", "swiglu_ffn_2d"));
+    SUBCASE("each student's score, sources, variants and errors") {
+        const StudentRecord& ada = student(first, "ada");
+        CHECK(ada.score == 11);
+        CHECK(ada.max_score == 11);
+        CHECK(exercise(ada, "swiglu_ffn_2d").source == "chapters/ch25/swiglu_ffn_2d.cpp");
+        CHECK(exercise(ada, "swiglu_ffn_2d").variant == variant_seed("ada", "swiglu_ffn_2d"));
 
-    const StudentRecord& bob = student(first, "bob");
-    CHECK(bob.score == 6);
-    CHECK(exercise(bob, "rms_norm_zero_row").status == "not_done");
-    CHECK(exercise(bob, "rms_norm_zero_row").source == "rms_norm_zero_row.cpp");  // the shallower one
-    CHECK(bob.notes.size() == 1);
+        const StudentRecord& bob = student(first, "bob");
+        CHECK(bob.score == 6);
+        CHECK(exercise(bob, "rms_norm_zero_row").status == "not_done");
+        CHECK(exercise(bob, "rms_norm_zero_row").source == "rms_norm_zero_row.cpp");  // the shallower one
+        CHECK(bob.notes.size() == 1);
 
-    const StudentRecord& cy = student(first, "cy");
-    CHECK(cy.score < 6);
-    CHECK(exercise(cy, "rms_norm_zero_row").parts[0].verdict == "missing");
-    CHECK(exercise(cy, "rms_norm_zero_row").parts[0].message.find("no file named rms_norm_zero_row.cpp") != std::string::npos);
+        const StudentRecord& cy = student(first, "cy");
+        CHECK(cy.score < 6);
+        CHECK(exercise(cy, "rms_norm_zero_row").parts[0].verdict == "missing");
+        CHECK(exercise(cy, "rms_norm_zero_row").parts[0].message.find("no file named rms_norm_zero_row.cpp") != std::string::npos);
 
-    const StudentRecord& dee = student(first, "dee");
-    CHECK(dee.score == 0);
-    CHECK(dee.max_score == 11);
-    CHECK(dee.error.find("leaves the submission folder") != std::string::npos);
-    CHECK_FALSE(fs::exists(dir.path / "rms_norm_zero_row.cpp"));
-    CHECK_FALSE(fs::exists(dir.path / "out/rms_norm_zero_row.cpp"));
+        const StudentRecord& dee = student(first, "dee");
+        CHECK(dee.score == 0);
+        CHECK(dee.max_score == 11);
+        CHECK(dee.error.find("leaves the submission folder") != std::string::npos);
+        CHECK_FALSE(fs::exists(dir.path / "rms_norm_zero_row.cpp"));
+        CHECK_FALSE(fs::exists(dir.path / "out/rms_norm_zero_row.cpp"));
 
-    const StudentRecord& eve = student(first, "eve");
-    CHECK(eve.score == 0);
-    CHECK(eve.notes.at(0).find("not a regular file") != std::string::npos);
+        const StudentRecord& eve = student(first, "eve");
+        CHECK(eve.score == 0);
+        CHECK(eve.notes.at(0).find("not a regular file") != std::string::npos);
+    }
+    SUBCASE("the gradebook, junit.xml, summary.txt and the per-student JSON files") {
+        const auto rows = parse_csv(read(dir.path / "out/gradebook.csv"));
+        REQUIRE(rows.size() == 6);
+        // Columns in the exercises' order on the board.
+        const bool rms_first = set.all()[0].id == "rms_norm_zero_row";
+        auto row = [&](std::string id, std::string rms, std::string swiglu, std::string total) {
+            return rms_first ? std::vector<std::string>{id, rms, swiglu, total} : std::vector<std::string>{id, swiglu, rms, total};
+        };
+        CHECK(rows[0] == row("student", "rms_norm_zero_row", "swiglu_ffn_2d", "total"));
+        CHECK(rows[1] == row("ada", "5", "6", "11"));
+        CHECK(rows[2] == row("bob", "0", "6", "6"));
+        for (const char* f : {"junit.xml", "summary.txt", "results/ada.json", "gradescope/ada.json", "results/dee.json"})
+            CHECK(fs::exists(dir.path / "out" / f));
+        const auto json = read_json_exact(dir.path / "out/results/cy.json");
+        const auto& swiglu = json["exercises"][rms_first ? 1 : 0];
+        CHECK(swiglu["id"] == "swiglu_ffn_2d");
+        CHECK(swiglu["variant"].get<std::uint64_t>() == variant_seed("cy", "swiglu_ffn_2d"));
+        CHECK(swiglu["parts"][0].contains("verdict"));
+    }
+    SUBCASE("an unchanged rerun grades nobody; a changed source or other inputs grade again") {
+        // An unchanged rerun reuses every readable submission; dee's archive is read again (it is
+        // cheap, and an unreadable submission's error is not kept).
+        const std::string gradebook = read(dir.path / "out/gradebook.csv");
+        const GradeReport second = grade_submissions(set, submissions, settings);
+        CHECK(second.reused == 4);
+        CHECK(second.compiles == 0);
+        CHECK(read(dir.path / "out/gradebook.csv") == gradebook);
 
-    // The files.
-    const auto rows = parse_csv(read(dir.path / "out/gradebook.csv"));
-    REQUIRE(rows.size() == 6);
-    // Columns in the exercises' order on the board.
-    const bool rms_first = set.all()[0].id == "rms_norm_zero_row";
-    auto row = [&](std::string id, std::string rms, std::string swiglu, std::string total) {
-        return rms_first ? std::vector<std::string>{id, rms, swiglu, total} : std::vector<std::string>{id, swiglu, rms, total};
-    };
-    CHECK(rows[0] == row("student", "rms_norm_zero_row", "swiglu_ffn_2d", "total"));
-    CHECK(rows[1] == row("ada", "5", "6", "11"));
-    CHECK(rows[2] == row("bob", "0", "6", "6"));
-    for (const char* f : {"junit.xml", "summary.txt", "results/ada.json", "gradescope/ada.json", "results/dee.json"})
-        CHECK(fs::exists(dir.path / "out" / f));
-    const auto json = read_json_exact(dir.path / "out/results/cy.json");
-    const auto& swiglu = json["exercises"][rms_first ? 1 : 0];
-    CHECK(swiglu["id"] == "swiglu_ffn_2d");
-    CHECK(swiglu["variant"].get<std::uint64_t>() == variant_seed("cy", "swiglu_ffn_2d"));
-    CHECK(swiglu["parts"][0].contains("verdict"));
+        // A changed source grades that student again, and only that student.
+        write(subs / "cy/swiglu_ffn_2d.cpp", solved("swiglu_ffn_2d"));
+        const GradeReport third = grade_submissions(set, submissions, settings);
+        CHECK(third.reused == 3);
+        CHECK(student(third, "cy").score == 6);
 
-    // An unchanged rerun reuses every readable submission; dee's archive is read again (it is
-    // cheap, and an unreadable submission's error is not kept).
-    const std::string gradebook = read(dir.path / "out/gradebook.csv");
-    const GradeReport second = grade_submissions(set, submissions, settings);
-    CHECK(second.reused == 4);
-    CHECK(second.compiles == 0);
-    CHECK(read(dir.path / "out/gradebook.csv") == gradebook);
-
-    // A changed source grades that student again, and only that student.
-    write(subs / "cy/swiglu_ffn_2d.cpp", solved("swiglu_ffn_2d"));
-    const GradeReport third = grade_submissions(set, submissions, settings);
-    CHECK(third.reused == 3);
-    CHECK(student(third, "cy").score == 6);
-
-    // Without variants nothing is reused: the inputs differ.
-    write(subs / "cy/swiglu_ffn_2d.cpp", book_constants);
-    settings.variants = false;
-    const GradeReport fourth = grade_submissions(set, submissions, settings);
-    CHECK(fourth.reused == 0);
-    CHECK(student(fourth, "cy").score == 6);
-    CHECK_FALSE(exercise(student(fourth, "cy"), "swiglu_ffn_2d").variant);
+        // Without variants nothing is reused: the inputs differ.
+        write(subs / "cy/swiglu_ffn_2d.cpp", book_constants);
+        settings.variants = false;
+        const GradeReport fourth = grade_submissions(set, submissions, settings);
+        CHECK(fourth.reused == 0);
+        CHECK(student(fourth, "cy").score == 6);
+        CHECK_FALSE(exercise(student(fourth, "cy"), "swiglu_ffn_2d").variant);
+    }
 }
 
 TEST_CASE("grade: shards merged give the same class files as one run") {
@@ -245,17 +274,7 @@ TEST_CASE("grade: shards merged give the same class files as one run") {
     GradeSettings whole = settings_for(dir.path / "whole");
     whole.variants = true;
     grade_submissions(set, all, whole);
-    std::vector<fs::path> outs;
-    for (unsigned k = 1; k <= 3; ++k) {
-        GradeSettings s = whole;
-        s.out = dir.path / ("shard" + std::to_string(k));
-        s.shard = Shard{k, 3};
-        std::vector<Submission> mine;
-        for (const Submission& sub : all)
-            if (in_shard(sub.student, *s.shard)) mine.push_back(sub);
-        grade_submissions(set, mine, s);
-        outs.push_back(s.out);
-    }
+    const std::vector<fs::path> outs = grade_in_shards(set, all, whole, dir.path, 3);
     std::vector<std::string> warnings;
     const auto merged = merge_outputs(outs, dir.path / "merged", set, &warnings);
     CHECK(warnings.empty());
@@ -268,4 +287,122 @@ TEST_CASE("grade: shards merged give the same class files as one run") {
     merge_outputs({outs[0], outs[1]}, dir.path / "merged2", set, &warnings);
     CHECK(warnings == std::vector<std::string>{"shard 3/3 is missing"});
     CHECK_THROWS_AS(merge_outputs({outs[0], dir.path / "submissions"}, dir.path / "merged3", set), InputFileError);
+}
+
+TEST_CASE("grade: a forged compile message scores 0 as a compile error, never a credited grader fault") {
+    TempDir dir("grade-forged");
+    const ExerciseSet set = ExerciseSet::load(small_root(dir.path));
+    const fs::path subs = dir.path / "submissions";
+    write(subs / "mallory/swiglu_ffn_2d.cpp", read(repo / "tests/hostile/forged_compile_fault.cpp"));
+    write(subs / "mallory/rms_norm_zero_row.cpp", read(repo / "tests/hostile/forged_out_of_memory.cpp"));
+    const GradeReport report = grade_submissions(set, find_submissions({subs}), settings_for(dir.path / "out"));
+    const StudentRecord& mallory = student(report, "mallory");
+    CHECK(mallory.score == 0);
+    CHECK_FALSE(report.grader_faults);
+    for (const ExerciseRecord& e : mallory.exercises)
+        for (const PartRecord& p : e.parts) CHECK(p.verdict == "compile_error");
+    const std::string gradescope = read(dir.path / "out/gradescope/mallory.json");
+    CHECK(gradescope.find("\"passed\"") == std::string::npos);
+}
+
+TEST_CASE("grade: a grader fault that repeats on the next run is reported as repeated and no longer credited") {
+    TempDir dir("grade-fault");
+    const ExerciseSet set = ExerciseSet::load(small_root(dir.path));
+    const fs::path subs = dir.path / "submissions";
+    write(subs / "ada/rms_norm_zero_row.cpp", solved("rms_norm_zero_row"));
+    GradeSettings settings = settings_for(dir.path / "out");
+    settings.cache_dir = dir.path / "cache";  // nothing compiled yet: the compiler must start
+    const auto submissions = find_submissions({subs});
+    const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+    ::setenv("PATH", "/nonexistent-blockcheck", 1);  // the compiler cannot start: the grader's fault
+    const GradeReport first = grade_submissions(set, submissions, settings);
+    const GradeReport second = grade_submissions(set, submissions, settings);
+    ::setenv("PATH", path.c_str(), 1);
+
+    const ExerciseRecord& once = exercise(student(first, "ada"), "rms_norm_zero_row");
+    CHECK(once.has_grader_fault());
+    CHECK_FALSE(once.fault_repeated);
+    CHECK(once.score == 5);  // credited the first time
+    CHECK(first.grader_faults);
+    CHECK_FALSE(first.repeated_grader_faults);
+
+    const ExerciseRecord& again = exercise(student(second, "ada"), "rms_norm_zero_row");
+    CHECK(again.has_grader_fault());
+    CHECK(again.fault_repeated);
+    CHECK(again.score == 0);  // not credited again
+    CHECK(second.repeated_grader_faults);
+    CHECK(read(dir.path / "out/summary.txt").find("grader faults that repeated") != std::string::npos);
+    CHECK(read(dir.path / "out/gradescope/ada.json").find("two runs in a row") != std::string::npos);
+
+    // With the compiler back, the student is graded for real.
+    const GradeReport third = grade_submissions(set, submissions, settings);
+    CHECK(student(third, "ada").score == 5);
+    CHECK_FALSE(third.grader_faults);
+}
+
+TEST_CASE("grade: long, invalid-UTF-8, multi-line and formula ids grade like everyone; reruns reuse them; merge works") {
+    TempDir dir("grade-ids");
+    const ExerciseSet set = ExerciseSet::load(small_root(dir.path));
+    const fs::path subs = dir.path / "submissions";
+    const std::vector<std::string> ids = {std::string(240, 'l'), "bad\xff\xfeid", "two\nlines", "=HYPERLINK(\"x\")",
+                                          "+1", "-1", "@SUM(A1)", "ada"};
+    for (const std::string& id : ids) write(subs / id / "rms_norm_zero_row.cpp", solved("rms_norm_zero_row"));
+    // Entries that are not submissions, each listed with its reason.
+    write(subs / "..zip", "");
+    write(subs / "...zip", "");
+    fs::create_directories(subs / "...dots");
+    write(subs / "notes.txt", "");
+
+    GradeSettings settings = settings_for(dir.path / "out");
+    const auto submissions = find_submissions({subs}, &settings.ignored);
+    REQUIRE(submissions.size() == ids.size());
+    CHECK(settings.ignored.size() == 4);
+    const GradeReport first = grade_submissions(set, submissions, settings);
+    REQUIRE(first.students.size() == ids.size());
+    for (const std::string& id : ids) {
+        const std::string shown = printable_id(id);
+        CAPTURE(shown);
+        CHECK(student(first, id).score == 5);
+        CHECK(fs::exists(dir.path / "out/results" / (student_file_stem(id) + ".json")));
+        CHECK(fs::exists(dir.path / "out/gradescope" / (student_file_stem(id) + ".json")));
+    }
+    const std::string summary = read(dir.path / "out/summary.txt");
+    for (const char* name : {"/..zip: a hidden name", "/...zip: a hidden name", "/...dots: a hidden name", "/notes.txt: neither"})
+        CHECK_MESSAGE(summary.find(name) != std::string::npos, name);
+
+    // No cell a student controls starts with = + - @, and every id reads back (with the apostrophe).
+    const auto rows = parse_csv(read(dir.path / "out/gradebook.csv"));
+    REQUIRE(rows.size() == ids.size() + 1);
+    std::set<std::string> read_back;
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+        CHECK(rows[r][0].find_first_of("=+-@") != 0);
+        read_back.insert(rows[r][0].starts_with("'") ? rows[r][0].substr(1) : rows[r][0]);
+    }
+    CHECK(read_back == std::set<std::string>(ids.begin(), ids.end()));
+
+    // Unchanged: every one of them is reused, the invalid-UTF-8 id included.
+    const GradeReport second = grade_submissions(set, submissions, settings);
+    CHECK(second.reused == ids.size());
+
+    // Shards merge, whatever the ids.
+    const auto merged = merge_outputs(grade_in_shards(set, submissions, settings, dir.path, 2), dir.path / "merged", set);
+    CHECK(merged.size() == ids.size());
+    CHECK(read(dir.path / "merged/gradebook.csv") == read(dir.path / "out/gradebook.csv"));
+}
+
+TEST_CASE("grade: a second grader into the same output folder is refused while the first holds it") {
+    TempDir dir("grade-lock");
+    const ExerciseSet set = ExerciseSet::load(small_root(dir.path));
+    const fs::path subs = dir.path / "submissions";
+    write(subs / "ada/rms_norm_zero_row.cpp", solved("rms_norm_zero_row"));
+    const fs::path out = dir.path / "out";
+    fs::create_directories(out);
+    const int fd = ::open((out / ".grade-lock").c_str(), O_RDWR | O_CREAT, 0600);
+    REQUIRE(fd >= 0);
+    REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);  // another grader, as far as the next one can tell
+    CHECK_THROWS_WITH_AS(grade_submissions(set, find_submissions({subs}), settings_for(out)),
+                         doctest::Contains("another grader"), InputFileError);
+    CHECK_FALSE(fs::exists(out / "gradebook.csv"));
+    ::close(fd);
+    CHECK(student(grade_submissions(set, find_submissions({subs}), settings_for(out)), "ada").score == 5);
 }

@@ -7,6 +7,7 @@
 #include "checker/exercise/diagnosis.hpp"
 #include "checker/exercise/grading.hpp"
 #include "checker/exercise/variants.hpp"
+#include "solutions/exercise.hpp"
 
 #include <doctest/doctest.h>
 
@@ -118,7 +119,7 @@ TEST_CASE("mistakes: an honest double program gets full marks and no diagnosis, 
 
 TEST_CASE("mistakes: every mistake an exercise declares is computed by its reference on the book's inputs") {
     for (const Exercise& e : exercises().all()) {
-        const ReferenceAnswers answers = reference_answers_and_mistakes(e, e.inputs);
+        const ExpectedCase answers = expected_answers_and_mistakes(e, e.inputs);
         for (const std::string& id : e.mistakes) {
             const auto& generic = generic_mistakes();
             if (std::find(generic.begin(), generic.end(), id) != generic.end() && id != "degrees_as_radians") continue;
@@ -134,12 +135,12 @@ TEST_CASE("variants keep each answer's meaning: 500 seeds of every reference sta
           "and general claims never change") {
     for (const Exercise& e : exercises().all()) {
         CAPTURE(e.id);
-        const Values book = reference_answers(e, e.inputs);
+        const Values book = expected_answers(e, e.inputs);
         const int seeds = e.variants.empty() ? 1 : 500;
         for (int seed = 1; seed <= seeds; ++seed) {
             CAPTURE(seed);
             Values answers;
-            REQUIRE_NOTHROW(answers = reference_answers(e, variant_inputs(e, std::uint64_t(seed))));
+            REQUIRE_NOTHROW(answers = expected_answers(e, variant_inputs(e, std::uint64_t(seed))));
             for (const AnswerSpec& spec : e.answers) {
                 CAPTURE(spec.name);
                 auto it = answers.find(spec.name);
@@ -153,5 +154,39 @@ TEST_CASE("variants keep each answer's meaning: 500 seeds of every reference sta
                 }
             }
         }
+    }
+}
+
+TEST_CASE("the student edition's data carries the mistakes' answers: what release writes, the data provider reads") {
+    const Exercise* chosen = nullptr;
+    ExpectedCase full;
+    for (const Exercise& e : exercises().all()) {
+        full = expected_answers_and_mistakes(e, e.inputs);
+        if (!full.mistakes.empty()) {
+            chosen = &e;
+            break;
+        }
+    }
+    REQUIRE(chosen != nullptr);
+    testing::TempDir root("expected-mistakes");
+    const fs::path dir = root.path / "data" / "expected";
+    fs::create_directories(dir / chosen->chapter);
+    std::ofstream(dir / "edition.json") << R"({"digits": 50, "variants": [1]})";
+    nlohmann::ordered_json file = {{"id", chosen->id}, {"digits", expected_digits}, {"cases", nlohmann::ordered_json::array()}};
+    file["cases"].push_back(expected_case(std::nullopt, chosen->inputs, full));
+    std::ofstream(dir / chosen->chapter / (chosen->id + ".json")) << file.dump(2);
+
+    const ExpectedCase read = answers_from_data(root.path)->answers_and_mistakes(*chosen, chosen->inputs);
+    auto texts = [](const Values& values) {
+        std::map<std::string, std::string> out;
+        for (const auto& [name, value] : values) out[name] = expected_text(value);
+        return out;
+    };
+    CHECK(texts(read.answers) == texts(full.answers));
+    REQUIRE(read.mistakes.size() == full.mistakes.size());
+    for (const auto& [id, values] : full.mistakes) {
+        CAPTURE(id);
+        REQUIRE(read.mistakes.count(id) == 1);
+        CHECK(texts(read.mistakes.at(id)) == texts(values));
     }
 }

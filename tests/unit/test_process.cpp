@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "sandbox_testing.hpp"
 #include "temp_dir.hpp"
 
 using namespace blockcheck;
@@ -24,6 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using testing::sandbox_usable;
 using testing::TempDir;
 
 // The programs of tests/hostile that compile, compiled together (in parallel) on first use.
@@ -49,7 +51,7 @@ const std::map<std::string, CompileResult>& hostile_binaries() {
 // The binary of tests/hostile/<name>.cpp.
 fs::path hostile(const std::string& name) {
     const CompileResult& compiled = hostile_binaries().at(name);
-    REQUIRE_MESSAGE(compiled.ok, compiled.diagnostics);
+    REQUIRE_MESSAGE(compiled.ok(), compiled.diagnostics);
     return compiled.binary;
 }
 
@@ -292,10 +294,7 @@ TEST_CASE("process: a sandbox with a missing folder fails to start naming it") {
 }
 
 TEST_CASE("process: a sandboxed program sees only its folder and cannot write outside it") {
-    if (!Sandbox::available()) {
-        MESSAGE("bubblewrap is not usable here; sandbox test skipped");
-        return;
-    }
+    if (!sandbox_usable()) return;
     TempDir root("process-sandbox");
     const fs::path writable = root.path / "student", sibling = root.path / "other";
     fs::create_directories(writable);
@@ -329,7 +328,7 @@ TEST_CASE("process: a sandboxed program outside the sandbox's folders fails to s
 }
 
 TEST_CASE("process: a sandboxed crash is still signaled with its signal") {
-    if (!Sandbox::available()) return;
+    if (!sandbox_usable()) return;
     TempDir dir("process-sandbox-crash");
     const fs::path segfault = hostile("segfault");
     Sandbox sandbox{dir.path, {segfault.parent_path()}};
@@ -339,7 +338,7 @@ TEST_CASE("process: a sandboxed crash is still signaled with its signal") {
 }
 
 TEST_CASE("process: a sandboxed fork storm ends with its run") {
-    if (!Sandbox::available()) return;
+    if (!sandbox_usable()) return;
     TempDir dir("process-sandbox-storm");
     const fs::path storm = hostile("fork_storm");
     Sandbox sandbox{dir.path, {storm.parent_path()}};
@@ -349,7 +348,7 @@ TEST_CASE("process: a sandboxed fork storm ends with its run") {
 }
 
 TEST_CASE("process: a sandboxed program does not inherit the grader's environment") {
-    if (!Sandbox::available()) return;
+    if (!sandbox_usable()) return;
     TempDir dir("process-sandbox-env");
     Sandbox sandbox{dir.path, {}};
     ::setenv("BLOCKCHECK_TEST_SECRET", "token", 1);

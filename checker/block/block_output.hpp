@@ -1,0 +1,22 @@
+// Another implementation's block output, and its intermediates under the --trace names, read
+// from JSON (numbers, decimal strings, Python's bare NaN/Infinity), .npy or .safetensors.
+#pragma once
+
+#include "solutions/block/block.hpp"
+#include "solutions/block/real.hpp"
+
+#include <filesystem>
+
+namespace blockcheck {
+
+// Each submitted matrix by its --trace name, "output" first, then in the reference's order.
+// `reference` gives the names and shapes expected; a name it lacks, a missing "output" or a
+// wrong shape is an InputFileError naming the file and the name. NaN and infinities are kept:
+// they are findings, not malformed input.
+Trace<Real50> read_block_output(const std::filesystem::path& file, const Trace<Real50>& reference);
+
+// JSON text with Python's bare NaN, Infinity and -Infinity (outside strings) turned into the
+// strings "NaN", "Infinity" and "-Infinity".
+std::string quote_python_nonfinite(const std::string& text);
+
+}  // namespace blockcheck

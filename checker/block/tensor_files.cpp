@@ -1,0 +1,308 @@
+#include "checker/block/tensor_files.hpp"
+
+#include "checker/common/json_exact.hpp"
+
+#include <fmt/format.h>
+#include <xtensor/xadapt.hpp>
+#include <xtensor/xarray.hpp>
+#include <xtensor/xnpy.hpp>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <regex>
+#include <sstream>
+
+namespace blockcheck {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr std::uintmax_t max_tensor_file_bytes = std::uintmax_t(1) << 32;  // 4 GiB
+constexpr std::size_t max_header_bytes = 100'000'000;                      // safetensors' own limit
+
+std::size_t element_bytes(DType dtype) {
+    return dtype == DType::float64 ? 8 : dtype == DType::float32 ? 4 : 2;
+}
+
+std::string read_bytes(const std::filesystem::path& file) {
+    std::error_code error;
+    const std::uintmax_t size = std::filesystem::file_size(file, error);
+    if (error) throw InputFileError(file.string() + ": cannot open the file");
+    if (size > max_tensor_file_bytes)
+        throw InputFileError(fmt::format("{}: {} bytes is beyond the limit of {}", file.string(), size,
+                                         max_tensor_file_bytes));
+    std::ifstream in(file, std::ios::binary);
+    std::string bytes(size, '\0');
+    if (!in.read(bytes.data(), static_cast<std::streamsize>(size)))
+        throw InputFileError(file.string() + ": cannot read the file");
+    return bytes;
+}
+
+void write_bytes(const std::filesystem::path& file, const std::string& bytes) {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    if (!out || !out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())))
+        throw InputFileError(file.string() + ": cannot write the file");
+}
+
+// prod(shape), refused when it overflows or exceeds `limit`.
+std::size_t element_count(const std::vector<std::size_t>& shape, std::size_t limit, const std::string& where) {
+    std::size_t n = 1;
+    for (std::size_t extent : shape) {
+        if (extent != 0 && n > limit / extent)
+            throw InputFileError(where + ": the shape asks for more elements than the file holds");
+        n *= extent;
+    }
+    return n;
+}
+
+// IEEE half: 1 sign, 5 exponent, 10 fraction bits.
+double half_to_double(std::uint16_t h) {
+    const int exponent = (h >> 10) & 0x1f, fraction = h & 0x3ff;
+    const double sign = (h & 0x8000) ? -1.0 : 1.0;
+    if (exponent == 0) return sign * std::ldexp(fraction, -24);
+    if (exponent == 31) return fraction ? std::numeric_limits<double>::quiet_NaN() : sign * HUGE_VAL;
+    return sign * std::ldexp(1024 + fraction, exponent - 25);
+}
+
+// bfloat16 is the top half of a float32.
+double bfloat16_to_double(std::uint16_t b) {
+    return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16));
+}
+
+std::uint16_t double_to_bfloat16(double x) {
+    return static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(static_cast<float>(round_to(x, DType::bfloat16))) >> 16);
+}
+
+template <class Word>
+Word load_little_endian(const char* p) {
+    Word w;
+    std::memcpy(&w, p, sizeof w);  // x86-64 and arm64 are little-endian, as the formats are
+    return w;
+}
+
+double load_element(const char* p, DType dtype) {
+    switch (dtype) {
+        case DType::float64: return load_little_endian<double>(p);
+        case DType::float32: return load_little_endian<float>(p);
+        case DType::bfloat16: return bfloat16_to_double(load_little_endian<std::uint16_t>(p));
+        case DType::float16: return half_to_double(load_little_endian<std::uint16_t>(p));
+    }
+    return 0;
+}
+
+void store_element(std::string& out, double x, DType dtype) {
+    char bytes[8];
+    std::size_t n = element_bytes(dtype);
+    if (dtype == DType::float64) std::memcpy(bytes, &x, 8);
+    else if (dtype == DType::float32) {
+        const float f = static_cast<float>(x);
+        std::memcpy(bytes, &f, 4);
+    } else if (dtype == DType::bfloat16) {
+        const std::uint16_t b = double_to_bfloat16(x);
+        std::memcpy(bytes, &b, 2);
+    } else {
+        throw std::invalid_argument("float16 is read, not written");
+    }
+    out.append(bytes, n);
+}
+
+const char* safetensors_code(DType dtype) {
+    switch (dtype) {
+        case DType::float64: return "F64";
+        case DType::float32: return "F32";
+        case DType::bfloat16: return "BF16";
+        case DType::float16: return "F16";
+    }
+    return "";
+}
+
+DType safetensors_dtype(const Json& code, const std::string& where) {
+    for (DType d : {DType::float64, DType::float32, DType::bfloat16, DType::float16})
+        if (code == safetensors_code(d)) return d;
+    throw InputFileError(where + ".dtype: expected \"F64\", \"F32\", \"BF16\" or \"F16\", found " + code.dump());
+}
+
+std::size_t header_integer(const Json& value, const std::string& where) {
+    if (!value.is_number_unsigned()) throw InputFileError(where + ": expected a whole number >= 0, found " + value.dump());
+    return value.get<std::size_t>();
+}
+
+// The header dictionary of a .npy file, after checking the magic, the version and that the
+// header's length fits the file (xtensor trusts all three).  -> (header, offset of the data)
+std::pair<std::string, std::size_t> npy_header(const std::string& bytes, const std::string& name) {
+    if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) throw InputFileError(name + ": not a .npy file");
+    const int major = static_cast<unsigned char>(bytes[6]), minor = static_cast<unsigned char>(bytes[7]);
+    if (!((major == 1 || major == 2 || major == 3) && minor == 0))
+        throw InputFileError(fmt::format("{}: .npy version {}.{} is not supported", name, major, minor));
+    const std::size_t length_bytes = major == 1 ? 2 : 4;
+    if (bytes.size() < 8 + length_bytes) throw InputFileError(name + ": the .npy header is cut short");
+    const std::size_t length = major == 1 ? load_little_endian<std::uint16_t>(bytes.data() + 8)
+                                          : load_little_endian<std::uint32_t>(bytes.data() + 8);
+    const std::size_t begin = 8 + length_bytes;
+    if (length > bytes.size() - begin) throw InputFileError(name + ": the .npy header is longer than the file");
+    return {bytes.substr(begin, length), begin + length};
+}
+
+// numpy writes {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }: the form xtensor's
+// parser handles; anything else is refused before it sees it.
+bool numpy_written(std::string header) {
+    static const std::regex form(R"(\{'descr':'[<>|=][a-zA-Z][0-9]+','fortran_order':(True|False),'shape':\(([0-9]{1,12},?)*\),?\}\n)");
+    header.erase(std::remove(header.begin(), header.end(), ' '), header.end());
+    return std::regex_match(header, form);
+}
+
+}  // namespace
+
+DType dtype_named(const std::string& name) {
+    for (DType d : {DType::float64, DType::float32, DType::bfloat16, DType::float16})
+        if (name == dtype_name(d)) return d;
+    throw std::invalid_argument("'" + name + "' is not float64, float32, bfloat16 or float16");
+}
+
+const char* dtype_name(DType dtype) {
+    switch (dtype) {
+        case DType::float64: return "float64";
+        case DType::float32: return "float32";
+        case DType::bfloat16: return "bfloat16";
+        case DType::float16: return "float16";
+    }
+    return "";
+}
+
+// Rounds the significand to the type's bits (53, 24, 8, 11) with the current (nearest-even)
+// rounding mode; the values here stay well inside each type's normal range.
+double round_to(double x, DType dtype) {
+    if (dtype == DType::float64 || !std::isfinite(x) || x == 0) return x;
+    if (dtype == DType::float32) return static_cast<float>(x);
+    const int bits = dtype == DType::bfloat16 ? 8 : 11;
+    int exponent = 0;
+    const double significand = std::frexp(x, &exponent);  // x = significand 2^exponent, |significand| in [0.5, 1)
+    return std::ldexp(std::nearbyint(std::ldexp(significand, bits)), exponent - bits);
+}
+
+Tensor read_npy(const std::filesystem::path& file) {
+    const std::string bytes = read_bytes(file);
+    const std::string name = file.string();
+    const auto [header, data_at] = npy_header(bytes, name);
+    if (!numpy_written(header)) throw InputFileError(name + ": the .npy header is not in numpy's form");
+    std::string descr;
+    bool fortran = false;
+    std::vector<std::size_t> shape;
+    try {
+        xt::detail::parse_header(header, descr, &fortran, shape);
+    } catch (const std::exception& e) {
+        throw InputFileError(name + ": the .npy header does not parse (" + e.what() + ")");
+    }
+    Tensor t;
+    if (descr == "<f8") t.dtype = DType::float64;
+    else if (descr == "<f4") t.dtype = DType::float32;
+    else if (descr == "<f2") t.dtype = DType::float16;
+    else
+        throw InputFileError(name + ": dtype '" + descr +
+                             "' is not supported; save float64, float32 or float16 (little-endian), or bfloat16 as "
+                             ".safetensors");
+    const std::size_t width = element_bytes(t.dtype), available = bytes.size() - data_at;
+    const std::size_t n = element_count(shape, available / width, name);
+    if (n * width != available)
+        throw InputFileError(fmt::format("{}: the header's shape needs {} bytes of data, the file holds {}", name,
+                                         n * width, available));
+    t.shape = shape;
+    std::istringstream in(bytes);
+    auto npy = xt::detail::load_npy_file(in);
+    auto copy = [&t](auto&& array) {
+        const xt::xarray<double> row_major = xt::cast<double>(array);  // C order whatever the file's
+        t.values.assign(row_major.begin(), row_major.end());
+    };
+    if (t.dtype == DType::float64) copy(std::move(npy).cast<double>());
+    else if (t.dtype == DType::float32) copy(std::move(npy).cast<float>());
+    else {
+        const xt::xarray<std::uint16_t> halves = std::move(npy).cast<std::uint16_t>(false);
+        for (std::uint16_t h : halves) t.values.push_back(half_to_double(h));
+    }
+    return t;
+}
+
+void write_npy(const std::filesystem::path& file, const Tensor& tensor) {
+    std::string bytes;
+    if (tensor.dtype == DType::float64) {
+        bytes = xt::dump_npy(xt::adapt(tensor.values, tensor.shape));
+    } else if (tensor.dtype == DType::float32) {
+        std::vector<float> narrow(tensor.values.begin(), tensor.values.end());
+        bytes = xt::dump_npy(xt::adapt(narrow, tensor.shape));
+    } else {
+        throw InputFileError(file.string() + ": .npy is written as float64 or float32 (numpy has no bfloat16); use "
+                                             ".safetensors");
+    }
+    write_bytes(file, bytes);
+}
+
+NamedTensors read_safetensors(const std::filesystem::path& file) {
+    const std::string bytes = read_bytes(file);
+    const std::string name = file.string();
+    if (bytes.size() < 8) throw InputFileError(name + ": too short for a safetensors file");
+    const auto header_size = load_little_endian<std::uint64_t>(bytes.data());
+    if (header_size > max_header_bytes || header_size > bytes.size() - 8)
+        throw InputFileError(fmt::format("{}: header length {} does not fit the file", name, header_size));
+    Json header;
+    try {
+        header = Json::parse(bytes.substr(8, header_size));
+    } catch (const Json::parse_error&) {
+        throw InputFileError(name + ": the safetensors header is not valid JSON");
+    }
+    if (!header.is_object()) throw InputFileError(name + ": the safetensors header is not a JSON object");
+    const std::size_t data_at = 8 + header_size, data_size = bytes.size() - data_at;
+    NamedTensors tensors;
+    for (auto& [key, entry] : header.items()) {
+        if (key == "__metadata__") continue;
+        const std::string where = name + ": " + key;
+        if (!entry.is_object() || !entry.contains("dtype") || !entry.contains("shape") || !entry.contains("data_offsets"))
+            throw InputFileError(where + ": expected {\"dtype\", \"shape\", \"data_offsets\"}");
+        Tensor t;
+        t.dtype = safetensors_dtype(entry["dtype"], where);
+        if (!entry["shape"].is_array()) throw InputFileError(where + ".shape: expected an array");
+        for (const Json& extent : entry["shape"]) t.shape.push_back(header_integer(extent, where + ".shape"));
+        const Json& offsets = entry["data_offsets"];
+        if (!offsets.is_array() || offsets.size() != 2) throw InputFileError(where + ".data_offsets: expected [begin, end]");
+        const std::size_t begin = header_integer(offsets[0], where + ".data_offsets"),
+                          end = header_integer(offsets[1], where + ".data_offsets");
+        if (begin > end || end > data_size)
+            throw InputFileError(fmt::format("{}.data_offsets: [{}, {}] is outside the {} bytes of data", where, begin,
+                                             end, data_size));
+        const std::size_t width = element_bytes(t.dtype);
+        const std::size_t n = element_count(t.shape, (end - begin) / width, where);
+        if (n * width != end - begin)
+            throw InputFileError(fmt::format("{}: the shape needs {} bytes, data_offsets give {}", where, n * width,
+                                             end - begin));
+        t.values.resize(n);
+        for (std::size_t i = 0; i < n; ++i) t.values[i] = load_element(bytes.data() + data_at + begin + i * width, t.dtype);
+        tensors.emplace_back(key, std::move(t));
+    }
+    return tensors;
+}
+
+void write_safetensors(const std::filesystem::path& file, const NamedTensors& tensors,
+                       const std::vector<std::pair<std::string, std::string>>& metadata) {
+    Json header = Json::object();
+    if (!metadata.empty()) {
+        Json m = Json::object();
+        for (auto& [key, value] : metadata) m[key] = value;
+        header["__metadata__"] = m;
+    }
+    std::string data;
+    for (auto& [key, t] : tensors) {
+        const std::size_t begin = data.size();
+        for (double x : t.values) store_element(data, x, t.dtype);
+        header[key] = {{"dtype", safetensors_code(t.dtype)}, {"shape", t.shape}, {"data_offsets", {begin, data.size()}}};
+    }
+    std::string text = header.dump();
+    text.append((8 - text.size() % 8) % 8, ' ');  // the data starts 8-byte aligned
+    std::string bytes(8, '\0');
+    const std::uint64_t size = text.size();
+    std::memcpy(bytes.data(), &size, 8);
+    write_bytes(file, bytes + text + data);
+}
+
+}  // namespace blockcheck

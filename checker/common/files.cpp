@@ -1,0 +1,98 @@
+#include "checker/common/files.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+namespace blockcheck {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The reason of a failed read or write: the last system error, or a fallback.
+std::string reason(int error) { return error ? std::strerror(error) : "unknown error"; }
+
+// Reads all of `fd`; the errno of a failed read, or 0.
+int read_all(int fd, std::string& out) {
+    char buffer[1 << 16];
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n == 0) return 0;
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        out.append(buffer, static_cast<std::size_t>(n));
+    }
+}
+
+// Reads the file; on failure returns nothing and sets `error` to the errno.
+std::optional<std::string> read_whole(const fs::path& file, int& error) {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        error = errno;
+        return std::nullopt;
+    }
+    std::string text;
+    error = read_all(fd, text);
+    ::close(fd);
+    if (error) return std::nullopt;
+    return text;
+}
+
+// Writes all of `content` to `fd`; the errno of a failed write, or 0.
+int write_all(int fd, std::string_view content) {
+    while (!content.empty()) {
+        const ssize_t n = ::write(fd, content.data(), content.size());
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        content.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return 0;
+}
+
+// A name in `file`'s folder that no other thread or process uses at the same time.
+fs::path temporary_beside(const fs::path& file) {
+    static std::atomic<unsigned> counter{0};
+    return file.parent_path() /
+           (".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" + file.filename().string());
+}
+
+[[noreturn]] void write_failed(const fs::path& file, const fs::path& temporary, int error) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    throw FileWriteError("cannot write " + file.string() + ": " + reason(error));
+}
+
+}  // namespace
+
+std::optional<std::string> read_file_if_readable(const fs::path& file) {
+    int error = 0;
+    return read_whole(file, error);
+}
+
+std::string read_file(const fs::path& file) {
+    int error = 0;
+    std::optional<std::string> text = read_whole(file, error);
+    if (!text) throw InputFileError(file.string() + ": cannot read (" + reason(error) + ")");
+    return std::move(*text);
+}
+
+void write_file_atomically(const fs::path& file, std::string_view content) {
+    const fs::path temporary = temporary_beside(file);
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) write_failed(file, temporary, errno);
+    int error = write_all(fd, content);
+    if (!error && ::fsync(fd) != 0) error = errno;
+    if (::close(fd) != 0 && !error) error = errno;
+    if (error) write_failed(file, temporary, error);
+    if (::rename(temporary.c_str(), file.c_str()) != 0) write_failed(file, temporary, errno);
+}
+
+}  // namespace blockcheck

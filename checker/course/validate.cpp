@@ -1,0 +1,200 @@
+#include "checker/course/validate.hpp"
+
+#include "checker/common/json_exact.hpp"
+#include "checker/exercise/variants.hpp"
+
+#include <fmt/format.h>
+
+namespace blockcheck {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+std::string relative_to(const fs::path& root, const fs::path& file) {
+    return fs::relative(file, root).generic_string();
+}
+
+bool has_text(const Json& object, const std::string& key) {
+    return object.is_object() && object.contains(key) && object[key].is_string() && !object[key].get<std::string>().empty();
+}
+
+// Both languages of a bilingual field: a problem for each one missing or empty.
+void require_both(const Json& object, const std::string& field, const std::string& file, std::vector<Problem>& out) {
+    for (const char* lang : {"en", "zh"})
+        if (!has_text(object, lang))
+            out.push_back({file, field + "." + lang, {"missing or empty", "缺失或为空"}});
+}
+
+std::string seed_name(std::optional<std::uint64_t> seed) {
+    return seed ? fmt::format("variant {}", *seed) : "the book's inputs";
+}
+std::string seed_name_zh(std::optional<std::uint64_t> seed) {
+    return seed ? fmt::format("变体 {}", *seed) : "书中的输入";
+}
+
+// "row = [0, 2]; zero_row = [0, 0]".
+std::string inputs_inline(const InputList& inputs) {
+    std::string text;
+    for (const auto& [name, value] : inputs) text += (text.empty() ? "" : "; ") + name + " = " + value;
+    return text;
+}
+
+// The reference's answers on one case, each defined (where the book's are), finite and of its kind.
+void check_reference_case(const Exercise& e, std::optional<std::uint64_t> seed, const InputList& inputs,
+                          const Values* book, const std::string& file, std::vector<Problem>& out,
+                          std::vector<bool>& reported) {
+    Values answers;
+    try {
+        answers = e.expected->answers(e, inputs);
+    } catch (const std::exception& error) {
+        out.push_back({file, seed ? "variants" : "inputs",
+                       {fmt::format("the reference solution fails on {}: {}", seed_name(seed), error.what()),
+                        fmt::format("参考解答在{}上出错：{}", seed_name_zh(seed), error.what())}});
+        return;
+    }
+    for (std::size_t i = 0; i < e.answers.size(); ++i) {
+        if (reported[i]) continue;
+        const AnswerSpec& spec = e.answers[i];
+        const std::string field = fmt::format("answers[{}] ({})", i, spec.name);
+        auto it = answers.find(spec.name);
+        std::optional<Text> fault;
+        if (it == answers.end())
+            fault = Text{"the reference solution gives no value", "参考解答没有给出值"};
+        else if (auto why = reference_fault(spec, it->second))
+            fault = why;
+        else if (book && std::holds_alternative<Undefined>(it->second) && book->count(spec.name) &&
+                 !std::holds_alternative<Undefined>(book->at(spec.name)))
+            fault = Text{"undefined, though defined on the book's inputs: narrow the variant ranges",
+                         "没有定义，而在书中的输入上有定义：请收窄变体的取值范围"};
+        if (!fault) continue;
+        reported[i] = true;  // one line an answer, at its first failing case
+        out.push_back({file, field,
+                       {fmt::format("on {} ({}): {}", seed_name(seed), inputs_inline(inputs), fault->en),
+                        fmt::format("在{}（{}）上：{}", seed_name_zh(seed), inputs_inline(inputs), fault->zh)}});
+    }
+}
+
+void check_references(const Exercise& e, const ValidateSettings& settings, const std::string& file,
+                      std::vector<Problem>& out) {
+    std::vector<bool> reported(e.answers.size(), false);
+    check_reference_case(e, std::nullopt, e.inputs, nullptr, file, out, reported);
+    Values book;
+    try {
+        book = e.expected->answers(e, e.inputs);
+    } catch (const std::exception&) {
+        return;  // reported above
+    }
+    const std::string book_key = case_key(e.inputs);
+    int repeats = 0;
+    for (int s = 1; s <= settings.reference_seeds; ++s) {
+        const auto seed = static_cast<std::uint64_t>(s);
+        const InputList inputs = variant_inputs(e, seed);
+        repeats += case_key(inputs) == book_key;
+        check_reference_case(e, seed, inputs, &book, file, out, reported);
+    }
+    // An exercise without inputs (a choice question) has nothing to vary.
+    if (!e.inputs.empty() && repeats > settings.max_repeat_share * settings.reference_seeds)
+        out.push_back({file, "variants",
+                       {fmt::format("{} of {} variant seeds repeat the book's inputs (at most {:.0f}% may): widen the ranges",
+                                    repeats, settings.reference_seeds, 100 * settings.max_repeat_share),
+                        fmt::format("{} 个变体种子（共 {} 个）与书中的输入相同（至多允许 {:.0f}%）：请放宽取值范围",
+                                    repeats, settings.reference_seeds, 100 * settings.max_repeat_share)}});
+}
+
+// The parts a result got wrong, "name (verdict)", for a message.
+std::string failing_parts(const ExerciseResult& r) {
+    std::string parts;
+    for (const PartResult& p : r.parts)
+        if (p.verdict != Verdict::correct)
+            parts += fmt::format("{}{} ({})", parts.empty() ? "" : ", ", p.name, verdict_name(p.verdict));
+    return parts;
+}
+
+void check_template(const fs::path& root, const Exercise& e, const RunSettings& run, std::vector<Problem>& out) {
+    const fs::path source = root / e.source;
+    if (!fs::exists(source)) {
+        out.push_back({e.source, "(file)", {"the template is missing", "模板文件不存在"}});
+        return;
+    }
+    const ExerciseResult r = check_program(e, source, e.inputs, run, {});
+    if (r.whole_program_verdict() == Verdict::compile_error)
+        out.push_back({e.source, "(program)", {"the template does not compile: " + r.note.en, "模板无法编译：" + r.note.en}});
+    else if (r.status != "not_done") {
+        std::string given;
+        for (const PartResult& p : r.parts)
+            if (p.verdict != Verdict::missing) given += fmt::format("{}{} ({})", given.empty() ? "" : ", ", p.name, verdict_name(p.verdict));
+        out.push_back({e.source, "(program)",
+                       {"the template should answer nothing (not_done), but it answers: " + given,
+                        "模板不应给出任何答案（not_done），但它给出了：" + given}});
+    }
+}
+
+void check_solved(const fs::path& root, const Exercise& e, const RunSettings& run, const ValidateSettings& settings,
+                  std::vector<Problem>& out) {
+    const fs::path source = root / "tests" / "solved" / e.chapter / e.file_name();
+    const std::string file = relative_to(root, source);
+    if (!fs::exists(source)) {
+        out.push_back({file, "(file)", {"no solved program for " + e.id, e.id + " 没有写好的程序"}});
+        return;
+    }
+    for (int s = 0; s <= settings.solved_seeds; ++s) {
+        const std::optional<std::uint64_t> seed = s ? std::optional<std::uint64_t>(s) : std::nullopt;
+        const ExerciseResult r = check_program(e, source, seed ? variant_inputs(e, *seed) : e.inputs, run, {});
+        if (r.status == "done" && r.score == r.max_score) continue;
+        const std::string why = r.whole_program_verdict() ? whole_program_label(*r.whole_program_verdict(), Lang::en) + ": " + r.note.en
+                                                          : failing_parts(r);
+        out.push_back({file, "(program)",
+                       {fmt::format("the solved program does not get full marks on {}: {}", seed_name(seed), why),
+                        fmt::format("写好的程序在{}上没有拿到满分：{}", seed_name_zh(seed), why)}});
+        return;
+    }
+}
+
+}  // namespace
+
+std::vector<Problem> check_definition_text(const fs::path& root, const fs::path& path) {
+    std::vector<Problem> out;
+    const std::string file = relative_to(root, path);
+    Json json;
+    try {
+        json = read_json_exact(path);
+    } catch (const InputFileError& error) {
+        out.push_back({file, "(file)", {error.what(), error.what()}});
+        return out;
+    }
+    for (const char* field : {"title", "prompt"}) require_both(json.value(field, Json()), field, file, out);
+    const Json answers = json.value("answers", Json::array());
+    double total = 0;
+    for (std::size_t i = 0; i < answers.size(); ++i) {
+        const std::string name = answers[i].value("name", "");
+        total += answers[i].value("points", 1.0);
+        for (const char* lang : {"en", "zh"})
+            if (has_text(json.value("prompt", Json()), lang) &&
+                json["prompt"][lang].get<std::string>().find(name) == std::string::npos)
+                out.push_back({file, fmt::format("prompt.{}", lang),
+                               {fmt::format("does not mention the answer '{}'", name),
+                                fmt::format("没有提到答案 '{}'", name)}});
+    }
+    const Json hints = json.value("hints", Json::array());
+    if (hints.empty()) out.push_back({file, "hints", {"no hints", "没有提示"}});
+    for (std::size_t i = 0; i < hints.size(); ++i) require_both(hints[i], fmt::format("hints[{}]", i), file, out);
+    if (json.contains("points") && (!json["points"].is_number() || json["points"].get<double>() != total))
+        out.push_back({file, "points",
+                       {fmt::format("the total {} is not the sum of the answers' points ({})", json["points"].dump(), total),
+                        fmt::format("总分 {} 不等于各答案分数之和（{}）", json["points"].dump(), total)}});
+    return out;
+}
+
+std::vector<Problem> check_exercise(const fs::path& root, const Exercise& e, const RunSettings& run,
+                                    const ValidateSettings& settings) {
+    std::vector<Problem> out;
+    check_references(e, settings, relative_to(root, e.file), out);
+    check_template(root, e, run, out);
+    check_solved(root, e, run, settings, out);
+    return out;
+}
+
+std::string problem_line(const Problem& p, Lang lang) { return fmt::format("{}: {}: {}", p.file, p.field, p.message.in(lang)); }
+
+}  // namespace blockcheck

@@ -1,0 +1,38 @@
+// `blockcheck validate`: what an instructor checks before students see an exercise. Every
+// problem names the file and the field to mend.
+#pragma once
+
+#include "checker/common/i18n.hpp"
+#include "checker/exercise/grading.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace blockcheck {
+
+struct Problem {
+    std::string file;   // relative to the repository
+    std::string field;  // the JSON field ("hints[1].zh", "variants.row") or what in the file
+    Text message;
+};
+
+struct ValidateSettings {
+    int reference_seeds = 500;       // variants the reference must answer
+    int solved_seeds = 50;           // variants the solved program must pass
+    double max_repeat_share = 0.05;  // of the reference seeds, at most this share may repeat the book's inputs
+};
+
+// Checks of a definition file's text that loading it does not make: prompts and hints present
+// in both languages, every answer named in both prompts, declared totals that add up.
+std::vector<Problem> check_definition_text(const std::filesystem::path& root, const std::filesystem::path& file);
+
+// The reference on the book's inputs and on variants, the variant ranges, the template and
+// the solved program (tests/solved/<chapter>/<file>).
+std::vector<Problem> check_exercise(const std::filesystem::path& root, const Exercise& exercise,
+                                    const RunSettings& run, const ValidateSettings& settings);
+
+// "data/exercises/ch25/x.json: hints[1].zh: missing" in the reader's language.
+std::string problem_line(const Problem& problem, Lang lang);
+
+}  // namespace blockcheck

@@ -1,0 +1,170 @@
+#include "checker/exercise/expected.hpp"
+
+#include "checker/common/json_exact.hpp"
+#include "checker/exercise/exercise_set.hpp"
+#include "checker/exercise/protocol.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+namespace blockcheck {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Answer name -> protocol text, from {"name": "text", ...}.
+std::map<std::string, std::string> answer_texts(const Json& json, const std::string& where) {
+    if (!json.is_object()) throw InputFileError(where + ": expected {\"answer\": \"protocol text\", ...}");
+    std::map<std::string, std::string> texts;
+    for (const auto& [name, text] : json.items()) {
+        if (!text.is_string()) throw InputFileError(where + "." + name + ": expected protocol text");
+        texts[name] = text.get<std::string>();
+    }
+    return texts;
+}
+
+Values values_of(const std::map<std::string, std::string>& texts) {
+    Values values;
+    for (const auto& [name, text] : texts) values.emplace(name, expected_value(text));
+    return values;
+}
+
+// The answers `release` computed: per exercise, per case key, the answer texts.
+class DataAnswers final : public ExpectedAnswers {
+public:
+    explicit DataAnswers(const std::filesystem::path& root);
+
+    bool knows(const std::string& id) const override { return cases_.count(id) > 0; }
+    Values answers(const Exercise& exercise, const InputList& inputs) const override {
+        return answers_and_mistakes(exercise, inputs).answers;
+    }
+    ExpectedCase answers_and_mistakes(const Exercise& exercise, const InputList& inputs) const override;
+    std::optional<std::vector<std::uint64_t>> carried_variants() const override { return variants_; }
+
+private:
+    void read_exercise_file(const std::filesystem::path& file);
+
+    using Texts = std::map<std::string, std::string>;  // answer name -> protocol text
+    struct CaseTexts {
+        Texts answers;
+        std::map<std::string, Texts> mistakes;  // mistake id -> answers
+    };
+    std::map<std::string, std::map<std::string, CaseTexts>> cases_;  // id -> key -> answers
+    std::vector<std::uint64_t> variants_;
+};
+
+DataAnswers::DataAnswers(const std::filesystem::path& root) {
+    const auto dir = root / "data" / "expected";
+    const Json edition = read_json_exact(dir / "edition.json");
+    if (!edition.contains("variants") || !edition["variants"].is_array())
+        throw InputFileError((dir / "edition.json").string() + ".variants: expected a list of seeds");
+    for (const Json& seed : edition["variants"]) {
+        if (!seed.is_number_unsigned())
+            throw InputFileError((dir / "edition.json").string() + ".variants: expected whole seeds");
+        variants_.push_back(seed.get<std::uint64_t>());
+    }
+    for (const auto& chapter : std::filesystem::directory_iterator(dir))
+        if (chapter.is_directory())
+            for (const auto& file : std::filesystem::directory_iterator(chapter.path()))
+                if (file.path().extension() == ".json") read_exercise_file(file.path());
+}
+
+void DataAnswers::read_exercise_file(const std::filesystem::path& file) {
+    const Json json = read_json_exact(file);
+    const std::string where = file.string();
+    if (!json.contains("id") || !json["id"].is_string()) throw InputFileError(where + ".id: expected the exercise id");
+    if (!json.contains("cases") || !json["cases"].is_array())
+        throw InputFileError(where + ".cases: expected a list of cases");
+    auto& cases = cases_[json["id"].get<std::string>()];
+    for (std::size_t i = 0; i < json["cases"].size(); ++i) {
+        const Json& c = json["cases"][i];
+        const std::string at = fmt::format("{}.cases[{}]", where, i);
+        if (!c.contains("inputs") || !c["inputs"].is_object() || !c.contains("answers") || !c["answers"].is_object())
+            throw InputFileError(at + ": expected \"inputs\" and \"answers\" objects");
+        InputList inputs;
+        for (const auto& [name, text] : c["inputs"].items()) {
+            if (!text.is_string()) throw InputFileError(at + ".inputs." + name + ": expected protocol text");
+            inputs.emplace_back(name, text.get<std::string>());
+        }
+        CaseTexts& texts = cases[case_key(inputs)];
+        texts.answers = answer_texts(c["answers"], at + ".answers");
+        if (c.contains("mistakes")) {
+            if (!c["mistakes"].is_object()) throw InputFileError(at + ".mistakes: expected {\"mistake id\": {answers}}");
+            for (const auto& [id, answers] : c["mistakes"].items())
+                texts.mistakes[id] = answer_texts(answers, at + ".mistakes." + id);
+        }
+    }
+}
+
+ExpectedCase DataAnswers::answers_and_mistakes(const Exercise& exercise, const InputList& inputs) const {
+    auto exercise_cases = cases_.find(exercise.id);
+    if (exercise_cases == cases_.end())
+        throw std::runtime_error("this edition has no expected answers for " + exercise.id);
+    auto found = exercise_cases->second.find(case_key(inputs));
+    if (found == exercise_cases->second.end())
+        throw std::runtime_error("this edition has no expected answers for these inputs of " + exercise.id);
+    ExpectedCase answers{values_of(found->second.answers), {}};
+    for (const auto& [id, texts] : found->second.mistakes) answers.mistakes.emplace(id, values_of(texts));
+    return answers;
+}
+
+}  // namespace
+
+std::string expected_text(const Value& value) { return format_value(value, expected_digits); }
+
+Value expected_value(const std::string& text) { return to_value(parse_reading(text)); }
+
+std::string case_key(const InputList& inputs) {
+    std::vector<std::string> lines;
+    for (const auto& [name, text] : inputs) lines.push_back(name + " = " + expected_text(expected_value(text)));
+    std::sort(lines.begin(), lines.end());
+    std::string key;
+    for (const std::string& line : lines) key += line + "\n";
+    return key;
+}
+
+nlohmann::ordered_json expected_case(std::optional<std::uint64_t> variant, const InputList& inputs,
+                                     const ExpectedCase& answers) {
+    auto texts = [](const Values& values) {
+        Json json = Json::object();
+        for (const auto& [name, value] : values) json[name] = expected_text(value);
+        return json;
+    };
+    Json c = Json::object();
+    if (variant) c["variant"] = *variant;
+    c["inputs"] = Json::object();
+    for (const auto& [name, text] : inputs) c["inputs"][name] = text;
+    c["answers"] = texts(answers.answers);
+    if (!answers.mistakes.empty()) {
+        c["mistakes"] = Json::object();
+        for (const auto& [id, values] : answers.mistakes) c["mistakes"][id] = texts(values);
+    }
+    return c;
+}
+
+std::shared_ptr<const ExpectedAnswers> answers_from_data(const std::filesystem::path& root) {
+    return std::make_shared<DataAnswers>(root);
+}
+
+void require_carried_variant(const ExpectedAnswers& answers, std::uint64_t seed, Lang lang) {
+    const auto carried = answers.carried_variants();
+    if (!carried || std::find(carried->begin(), carried->end(), seed) != carried->end()) return;
+    std::string list;
+    if (!carried->empty() && carried->back() - carried->front() + 1 == carried->size())
+        list = fmt::format("{}-{}", carried->front(), carried->back());
+    else
+        list = fmt::format("{}", fmt::join(*carried, ", "));
+    throw InputFileError(lang == Lang::zh
+        ? fmt::format("变体 {}：本版只带有变体 {}；老师评分时使用其他变体", seed, list)
+        : fmt::format("variant {}: this edition carries variants {}; your instructor grades with others", seed, list));
+}
+
+#ifdef BLOCKCHECK_STUDENT_EDITION
+std::shared_ptr<const ExpectedAnswers> edition_answers(const std::filesystem::path& root) {
+    return answers_from_data(root);
+}
+#endif
+
+}  // namespace blockcheck

@@ -1,0 +1,75 @@
+// Where expected answers come from: one interface, two providers. The full edition asks the
+// reference solutions (computed through the block at 50 digits); the student edition reads the
+// answers `blockcheck release` computed into data/expected/. Both hand every number over as its
+// 50-digit decimal text, so the two editions grade the same numbers and reach the same verdicts.
+#pragma once
+
+#include "checker/common/i18n.hpp"
+#include "checker/common/value.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace blockcheck {
+
+struct Exercise;
+using InputList = std::vector<std::pair<std::string, std::string>>;
+
+// Significant digits of every expected number, in both editions.
+inline constexpr int expected_digits = 50;
+
+// The expected answers of one case and, for each classic mistake the exercise declares that
+// changes anything, the answers the block gives with that one mistake made (mistake id -> answers).
+struct ExpectedCase {
+    Values answers;
+    std::map<std::string, Values> mistakes;
+};
+
+class ExpectedAnswers {
+public:
+    virtual ~ExpectedAnswers() = default;
+    // True when this provider can answer for the exercise.
+    virtual bool knows(const std::string& id) const = 0;
+    // The expected answers for these inputs, by answer name; throws std::exception naming
+    // the exercise when there are none.
+    virtual Values answers(const Exercise& exercise, const InputList& inputs) const = 0;
+    // The same with the mistakes' answers, for diagnosis.
+    virtual ExpectedCase answers_and_mistakes(const Exercise& exercise, const InputList& inputs) const = 0;
+    // The variant seeds it can grade, when it cannot grade every seed.
+    virtual std::optional<std::vector<std::uint64_t>> carried_variants() const { return std::nullopt; }
+};
+
+// This build's provider: the reference solutions in the full edition, `root`/data/expected/ in
+// the student edition.
+std::shared_ptr<const ExpectedAnswers> edition_answers(const std::filesystem::path& root);
+
+// The provider reading `root`/data/expected/ (the student edition's; the full edition's tests
+// use it to compare the two). A missing or malformed file is an InputFileError naming it.
+std::shared_ptr<const ExpectedAnswers> answers_from_data(const std::filesystem::path& root);
+
+// A value as it travels between the editions: numbers rounded to `expected_digits`.
+std::string expected_text(const Value& value);
+Value expected_value(const std::string& text);
+
+// The key both editions file a case under: every input re-read and written at 50 digits, so
+// "0.50" and "5e-1" name the same case.
+std::string case_key(const InputList& inputs);
+
+// One case of an exercise's data file: {"id", "digits", "cases": [{"variant"?, "inputs",
+// "answers", "mistakes"?: {id: answers}}]}, what `release` writes and answers_from_data reads.
+nlohmann::ordered_json expected_case(std::optional<std::uint64_t> variant, const InputList& inputs,
+                                     const ExpectedCase& answers);
+
+// An unknown seed in the student edition: "this edition carries variants 1-5; ..." in the
+// reader's language, as an InputFileError. Nothing when the provider grades every seed.
+void require_carried_variant(const ExpectedAnswers& answers, std::uint64_t seed, Lang lang);
+
+}  // namespace blockcheck

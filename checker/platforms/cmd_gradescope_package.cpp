@@ -1,0 +1,112 @@
+// `blockcheck gradescope-package OUT.zip`: the autograder zip Gradescope documents — setup.sh and
+// run_autograder at the top (from deploy/gradescope/) beside the sources needed to build
+// blockcheck, with the grading options written into run_autograder.
+#include "checker/common/cli.hpp"
+#include "checker/common/files.hpp"
+#include "checker/common/json_exact.hpp"
+#include "checker/exercise/exercise_set.hpp"
+#include "checker/grade/archive.hpp"
+#include "checker/grade/gradebook.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace blockcheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct PackageOptions {
+    std::string out;
+    std::vector<std::string> chapters;
+    bool variants = false;
+};
+
+// What the build and the grader read: everything else of the repository stays out.
+constexpr const char* package_top_files[] = {"CMakeLists.txt", "blockcheck", "README.md"};
+constexpr const char* package_folders[] = {"checker", "solutions", "chapters", "data", "docs"};
+
+unsigned mode_of(const fs::path& file) {
+    const fs::perms p = fs::status(file).permissions();
+    return (p & fs::perms::owner_exec) != fs::perms::none ? 0755 : 0644;
+}
+
+ArchiveEntry entry_of(const fs::path& root, const fs::path& relative) {
+    return {relative.generic_string(), read_file(root / relative), "", false, mode_of(root / relative)};
+}
+
+// The sources, sorted, without hidden files and folders (.git, .blockcheck) or build output.
+std::vector<ArchiveEntry> source_entries(const fs::path& root) {
+    std::vector<fs::path> files;
+    for (const char* name : package_top_files)
+        if (fs::is_regular_file(root / name)) files.emplace_back(name);
+    for (const char* folder : package_folders) {
+        if (!fs::is_directory(root / folder)) continue;
+        for (auto it = fs::recursive_directory_iterator(root / folder); it != fs::recursive_directory_iterator(); ++it) {
+            if (it->path().filename().string().starts_with(".")) {
+                if (it->is_directory()) it.disable_recursion_pending();
+                continue;
+            }
+            if (it->is_regular_file()) files.push_back(fs::relative(it->path(), root));
+        }
+    }
+    std::sort(files.begin(), files.end());
+    std::vector<ArchiveEntry> entries;
+    for (const fs::path& f : files) entries.push_back(entry_of(root, f));
+    return entries;
+}
+
+// run_autograder with its `grade_options=()` line filled in.
+std::string run_autograder_text(const fs::path& template_file, const PackageOptions& o) {
+    std::string text = read_file(template_file);
+    const std::string line = "\ngrade_options=()\n";
+    const auto at = text.find(line);
+    if (at == std::string::npos) throw InputFileError(template_file.string() + ": no 'grade_options=()' line to fill in");
+    std::string options;
+    for (const std::string& chapter : o.chapters) options += fmt::format("{}--chapter '{}'", options.empty() ? "" : " ", chapter);
+    if (o.variants) options += options.empty() ? "--variants" : " --variants";
+    return text.replace(at, line.size(), "\ngrade_options=(" + options + ")\n");
+}
+
+int gradescope_package(const Context& context, const PackageOptions& o) {
+    const Lang lang = context.lang;
+    if (!fs::path(o.out).filename().string().ends_with(".zip"))
+        throw InputFileError(fmt::format("gradescope-package: {}: {}", o.out,
+                                         tr(lang, "the autograder must be a .zip file", "自动评分包必须是 .zip 文件")));
+    // only_chapters checks the chapter names (the ids are plain words, safe inside quotes).
+    const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
+    const fs::path deploy = context.root / "deploy" / "gradescope";
+    std::vector<ArchiveEntry> entries = {{"setup.sh", read_file(deploy / "setup.sh"), "", false, 0755},
+                                         {"run_autograder", run_autograder_text(deploy / "run_autograder", o), "", false, 0755}};
+    for (ArchiveEntry& e : source_entries(context.root)) entries.push_back(std::move(e));
+    if (fs::path(o.out).has_parent_path()) fs::create_directories(fs::path(o.out).parent_path());
+    write_archive(o.out, entries);
+    double points = 0;
+    for (const Exercise& e : set.all()) points += e.max_score();
+    fmt::print("{}\n", fmt::format(fmt::runtime(tr(lang, "wrote {}: setup.sh, run_autograder and {} source files; grades {} exercises, {} points{}",
+                                                   "已写入 {}：setup.sh、run_autograder 与 {} 个源文件；评 {} 道练习，共 {} 分{}")),
+                                   o.out, entries.size() - 2, set.all().size(), score_text(points),
+                                   o.variants ? tr(lang, ", on inputs drawn per student (shown after the due date)",
+                                                   "，每名学生使用各自的变体输入（截止后显示）")
+                                              : ""));
+    return 0;
+}
+
+}  // namespace
+
+void add_gradescope_package_command(CLI::App& app, Context& context) {
+    auto o = std::make_shared<PackageOptions>();
+    CLI::App* cmd = app.add_subcommand("gradescope-package", "write Gradescope's autograder zip (setup.sh, run_autograder, the sources)");
+    cmd->add_option("out", o->out, "the zip to write, e.g. autograder.zip")->required();
+    cmd->add_option("--chapter", o->chapters, "grade only this chapter's exercises (repeatable; default: all)");
+    cmd->add_flag("--variants", o->variants,
+                  "score each student on inputs of their own; those tests show after the due date, the book's inputs as feedback");
+    cmd->footer(
+        "Upload the zip as the autograder of a programming assignment with the Ubuntu 24.04 base image.\n"
+        "Gradescope runs setup.sh once (apt packages, then the build) and run_autograder per submission.\n"
+        "The files and results.json are described in docs/platforms.md.");
+    cmd->callback([&context, o] { context.run = [&context, o] { return gradescope_package(context, *o); }; });
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# End to end, `blockcheck gradescope-package`: the zip unpacked into a copy of Gradescope's
+# /autograder tree, setup.sh's build step run (ccache keeps it cheap; without ccache the test
+# reuses the built binary), then run_autograder on an honest, a wrong and a hostile submission;
+# every results.json is checked against Gradescope's schema and its per-test visibility.
+set -euo pipefail
+blockcheck="$1"; root="$2"
+ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
+export BLOCKCHECK_ROOT="$root"   # LANG=C comes after the build: ccache hashes the locale
+fail() { echo "FAIL: $*" >&2; exit 1; }
+solved="$root/tests/solved/ch25"
+ag="$ws/autograder"   # stands for /autograder
+
+# 1. The package, as Gradescope unpacks it: the zip in source/, run_autograder copied beside it.
+LANG=C "$blockcheck" gradescope-package "$ws/autograder.zip" --chapter ch25 --variants > "$ws/package.log"
+grep -q "grades 10 exercises, 49 points" "$ws/package.log" || fail "package summary: $(cat "$ws/package.log")"
+mkdir -p "$ag/source" "$ag/results"
+(cd "$ag/source" && cmake -E tar xf "$ws/autograder.zip")
+for f in setup.sh run_autograder blockcheck CMakeLists.txt checker/main.cpp chapters/blockcheck.hpp data/exercises/ch25; do
+    [[ -e "$ag/source/$f" ]] || fail "the zip lacks $f"
+done
+[[ -x "$ag/source/setup.sh" && -x "$ag/source/run_autograder" ]] || fail "setup.sh and run_autograder must be executable"
+[[ ! -e "$ag/source/build" && ! -e "$ag/source/.git" && ! -e "$ag/source/tests" ]] || fail "the zip holds build output, .git or tests"
+grep -qx "grade_options=(--chapter 'ch25' --variants)" "$ag/source/run_autograder" || fail "run_autograder's options not filled in"
+cp "$ag/source/run_autograder" "$ag/run_autograder"
+
+# 2. setup.sh's build step (the apt step needs root and a network: Gradescope's job).
+if command -v ccache > /dev/null; then
+    start=$(date +%s)
+    CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR="$ag/source" bash "$ag/source/setup.sh" build > "$ws/build.log" 2>&1 ||
+        { tail -20 "$ws/build.log"; fail "setup.sh build failed"; }
+    echo "setup.sh build: $(( $(date +%s) - start )) s with ccache"
+else
+    mkdir -p "$ag/source/build" && cp "$blockcheck" "$ag/source/build/blockcheck"
+    echo "setup.sh build: skipped (no ccache), reusing the built binary"
+fi
+[[ -x "$ag/source/build/blockcheck" ]] || fail "setup.sh build made no build/blockcheck"
+export LANG=C
+
+# 3. run_autograder on three submissions.
+echo '{"users": [{"email": "ada@example.edu", "id": 1, "name": "Ada"}]}' > "$ag/submission_metadata.json"
+echo "BLOCKCHECK-SECRET" > "$ag/source/secret.txt"
+submit() {  # submit NAME: run_autograder on $ws/NAME as /autograder/submission; results in $ws/NAME.json
+    rm -rf "$ag/submission" "$ag/results/results.json" && cp -r "$ws/$1" "$ag/submission"
+    (cd "$ag" && ./run_autograder) > "$ws/$1.log" 2>&1 || { cat "$ws/$1.log"; fail "run_autograder failed on $1"; }
+    cp "$ag/results/results.json" "$ws/$1.json"
+}
+mkdir -p "$ws/honest" "$ws/wrong" "$ws/hostile"
+cp "$solved"/*.cpp "$ws/honest/"
+cp "$solved/rope_quarter_turn_table.cpp" "$ws/wrong/"
+cat > "$ws/wrong/swiglu_ffn_2d.cpp" <<'CPP'
+#include <cstdio>
+int main() {  // the book's numbers: right on the book's inputs, wrong on a variant
+    std::puts("gate = [1.000000, -1.000000]");
+    std::puts("up = [2.000000, 3.000000]");
+    std::puts("silu = [0.731059, -0.268941]");
+    std::puts("swiglu_hidden = [1.462117, -0.806824]");
+    std::puts("swiglu_ffn = [0.655293, -0.806824]");
+}
+CPP
+cp "$root/tests/hostile/fs_hunter.cpp" "$ws/hostile/rms_norm_zero_row.cpp"
+cp "$root/tests/hostile/fork_storm.cpp" "$ws/hostile/swiglu_ffn_2d.cpp"
+cp "$root/tests/hostile/segfault.cpp" "$ws/hostile/rms_norm_shift.cpp"
+cp "$solved/rope_quarter_turn_table.cpp" "$ws/hostile/"
+for s in honest wrong hostile; do submit "$s"; done
+
+# Gradescope's schema: https://gradescope-autograders.readthedocs.io/en/latest/specs/
+schema='
+  def vis: . == null or IN("visible", "hidden", "after_due_date", "after_published");
+  (.score | type == "number") and (.output | type == "string")
+  and (.output_format | IN("text", "html", "simple_format", "md", "ansi")) and (.visibility | vis)
+  and (.stdout_visibility | vis) and (.tests | type == "array" and length > 0)
+  and all(.tests[]; (.name | type == "string") and (.status | IN("passed", "failed"))
+          and (.output | type == "string") and (.visibility | vis)
+          and ((has("score") | not) or ((.score | type == "number") and (.max_score | type == "number")
+                                        and .score >= 0 and .score <= .max_score)))
+  and ((.score - ([.tests[] | .score // 0] | add)) | fabs < 1e-9)'
+for s in honest wrong hostile; do
+    jq -e "$schema" "$ws/$s.json" > /dev/null || fail "$s: results.json does not follow Gradescope's schema"
+done
+q() { jq -r "$2" "$ws/$1.json"; }
+# Variant inputs: the scored tests show after the due date; the book's inputs are visible feedback.
+[[ $(q honest '.score') == 49 ]] || fail "honest: 49 points expected, got $(q honest .score)"
+[[ $(q honest '[.tests[] | select(has("max_score")) | .visibility] | unique | join(",")') == after_due_date ]] ||
+    fail "with --variants the scored tests should show after the due date"
+[[ $(q honest '[.tests[] | select(has("max_score") | not) | .visibility] | unique | join(",")') == visible ]] ||
+    fail "the book's-input feedback tests should be visible"
+[[ $(q honest '[.tests[] | select(.status != "passed")] | length') == 0 ]] || fail "honest: every test should pass"
+[[ $(q wrong '[.tests[] | select(.name == "swiglu_ffn_2d: gate (book'"'"'s inputs)") | .status][0]') == passed ]] ||
+    fail "wrong: the book's constants pass on the book's inputs"
+[[ $(q wrong '[.tests[] | select(.name == "swiglu_ffn_2d: gate") | .status][0]') == failed ]] ||
+    fail "wrong: the book's constants fail on the variant's inputs"
+wrong_score=$(q wrong .score)
+[[ $(jq -n "$wrong_score >= 6 and $wrong_score < 12") == true ]] || fail "wrong: 6 to 11 points expected (rope_quarter_turn_table and part of swiglu_ffn_2d), got $wrong_score"
+for part in "rms_norm_zero_row" "swiglu_ffn_2d" "rms_norm_shift"; do
+    [[ $(q hostile "[.tests[] | select(has(\"max_score\") and (.name | startswith(\"$part:\"))) | .score] | add") == 0 ]] ||
+        fail "hostile: $part should score 0"
+done
+[[ $(q hostile .score) == 6 ]] || fail "hostile: only rope_quarter_turn_table's 6 points expected, got $(q hostile .score)"
+! grep -q BLOCKCHECK-SECRET "$ws"/*.json || fail "a hostile program read the grader's files"
+echo "variants: honest $(q honest .score)/49, wrong $wrong_score/49, hostile $(q hostile .score)/49"
+
+# 4. Without --variants: every test scored and visible (only run_autograder changes).
+"$blockcheck" gradescope-package "$ws/plain.zip" --chapter ch25 > /dev/null
+(cd "$ws" && mkdir plain && cd plain && cmake -E tar xf "$ws/plain.zip" run_autograder)
+grep -qx "grade_options=(--chapter 'ch25')" "$ws/plain/run_autograder" || fail "plain run_autograder's options"
+cp "$ws/plain/run_autograder" "$ag/run_autograder"
+submit honest
+[[ $(q honest '.score') == 49 && $(q honest '[.tests[] | .visibility] | unique | join(",")') == visible ]] ||
+    fail "without --variants: 49 points and every test visible expected"
+[[ $(q honest '[.tests[] | select(has("max_score") | not)] | length') == 0 ]] || fail "without --variants every test is scored"
+
+# 5. Bad usage exits 2.
+expect2() { local s=0; "$@" > /dev/null 2>&1 || s=$?; [[ $s == 2 ]] || fail "'$*' should exit 2, got $s"; }
+expect2 "$blockcheck" gradescope-package "$ws/x.tar"
+expect2 "$blockcheck" gradescope-package "$ws/x.zip" --chapter no_such_chapter
+echo "gradescope package: 5 passed, 0 failed"

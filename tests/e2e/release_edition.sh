@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The student edition: `release` writes it with nothing of the solutions; it builds on its own
+# without MPFR and asks to install only what it needs; and it gives exactly the full edition's
+# verdicts, messages and diagnoses on the book's inputs and on the variants it carries, for the
+# templates, the solved programs and a set of wrong ones.
+set -euo pipefail
+blockcheck="$1"; root="$2"
+# Under the build tree (below ccache's base_dir), so that the release's objects are reused.
+work="$(cd "$(dirname "$blockcheck")" && pwd)/e2e-release"
+rm -rf "$work"; mkdir -p "$work"; trap 'rm -rf "$work"' EXIT
+export LANG=C
+fail() { echo "FAIL: $*" >&2; exit 1; }
+rel="$work/student"
+
+# 1. Written, with the default five variants; a second release into the same folder is refused.
+"$blockcheck" release "$rel" > "$work/release.txt" || fail "release should exit 0"
+grep -q "27 exercises, 162 expected-answer cases" "$work/release.txt" || fail "release summary: $(cat "$work/release.txt")"
+status=0; "$blockcheck" release "$rel" 2> "$work/err.txt" || status=$?
+[[ $status == 2 ]] && grep -q "exists and is not empty" "$work/err.txt" || fail "release into a used folder should exit 2"
+
+# 2. Nothing of the solutions: no solutions/ or tests/, no reference function, no line of a
+#    reference or of a solved program that the student side does not have itself.
+[[ ! -e "$rel/solutions" && ! -e "$rel/tests" ]] || fail "the release has solutions/ or tests/"
+[[ ! -e "$rel/checker/exercise/expected_reference.cpp" ]] || fail "the release calls the references"
+sed -n 's/^ *{"\([a-z0-9_]*\)", \([a-z0-9_]*\)},$/Values \2(/p' "$root/solutions/reference_solutions.cpp" > "$work/names.txt"
+[[ $(wc -l < "$work/names.txt") -ge 27 ]] || fail "could not read the reference names"
+shipped="$work/shipped.txt"   # every line the student side legitimately has
+ls "$root"/checker/{common,run,exercise,student}/* | grep -v expected_reference.cpp |
+    xargs cat "$root"/chapters/*.hpp "$root"/chapters/*/*.cpp | sed 's/^ *//; s/ *$//' | sort -u > "$shipped"
+distinctive() { sed 's/^ *//; s/ *$//' "$@" | awk 'length($0) >= 24' | sort -u | comm -23 - "$shipped"; }
+distinctive "$root"/tests/solved/*/*.cpp > "$work/solved_lines.txt"
+distinctive $(find "$root/solutions" -name '*.cpp' -o -name '*.hpp') > "$work/reference_lines.txt"
+[[ $(wc -l < "$work/solved_lines.txt") -gt 200 && $(wc -l < "$work/reference_lines.txt") -gt 500 ]] ||
+    fail "too few distinctive lines to look for"
+grep -rqF -f "$work/solved_lines.txt" "$root/tests/solved" || fail "the solved lines should be found in tests/solved"
+for patterns in names solved_lines reference_lines; do
+    if grep -rnF -f "$work/$patterns.txt" "$rel" > "$work/found.txt"; then
+        head -5 "$work/found.txt" >&2; fail "the release holds $patterns of the full edition"
+    fi
+done
+
+# 3. On a fresh machine, as a user, the script asks for exactly the student packages (no MPFR,
+#    no test packages) and stops.
+mkdir -p "$work/fakebin"
+printf '#!/bin/sh\nexit 1\n' > "$work/fakebin/dpkg-query"
+printf '#!/bin/sh\necho 1000\n' > "$work/fakebin/id"
+chmod +x "$work/fakebin/dpkg-query" "$work/fakebin/id"
+status=0; PATH="$work/fakebin:$PATH" "$rel/blockcheck" list > /dev/null 2> "$work/err.txt" || status=$?
+[[ $status == 1 ]] || fail "missing packages should stop the release script"
+grep -qx '  sudo apt-get install -y g++ cmake ninja-build libfmt-dev libboost-dev nlohmann-json3-dev libcli11-dev' \
+    "$work/err.txt" || fail "the release should ask for the student packages only: $(cat "$work/err.txt")"
+rm -rf "$rel/build"
+
+# 4. It builds on its own, without MPFR, and its student commands work.
+(cd "$rel" && ./blockcheck list > "$work/list.txt") || fail "the release's first build or list failed"
+! grep -qi mpfr "$rel/build/CMakeCache.txt" || fail "the release's build should not look for MPFR"
+! ldd "$rel/build/blockcheck" | grep -qi mpfr || fail "the release's binary should not link MPFR"
+grep -q "rms_norm_zero_row" "$work/list.txt" || fail "list should show the exercises"
+(cd "$rel" && ./blockcheck show rms_norm_zero_row | grep -q "zero_row_rms_norm") || fail "show"
+(cd "$rel" && ./blockcheck hint rms_norm_zero_row | grep -q "Square each coordinate") || fail "hint"
+for cmd in grade verify forward release validate new; do
+    status=0; (cd "$rel" && ./blockcheck "$cmd" > /dev/null 2>&1) || status=$?
+    [[ $status == 2 ]] || fail "the release should not have '$cmd' (exit $status)"
+done
+
+# 5. An unknown seed is refused in both languages; a shipped one is accepted.
+status=0; (cd "$rel" && ./blockcheck check rms_norm_zero_row --variant 6) 2> "$work/err.txt" || status=$?
+[[ $status == 2 ]] && grep -q "this edition carries variants 1-5; your instructor grades with others" "$work/err.txt" ||
+    fail "an unknown seed: $(cat "$work/err.txt")"
+(cd "$rel" && ./blockcheck --lang zh check rms_norm_zero_row --variant 6) 2> "$work/err.txt" || true
+grep -q "本版只带有变体 1-5" "$work/err.txt" || fail "the unknown seed in Chinese: $(cat "$work/err.txt")"
+
+# 6. The differential test: the same programs in a copy of the full edition and in the release.
+full="$work/full"; mkdir -p "$full"; cp -r "$root/data" "$root/chapters" "$full/"
+ids=(); for f in "$root"/data/exercises/*/*.json; do [[ $(basename "$f") == chapter.json ]] || ids+=("$(basename "$f" .json)"); done
+put() {  # put SOURCE-DIR: the same programs into both editions' chapters/
+    for dir in "$full" "$rel"; do cp -r "$1"/* "$dir/chapters/"; done
+}
+same() {  # same LABEL ARGS...: check --json in both, identical once the roots are named alike
+    local label="$1"; shift
+    BLOCKCHECK_ROOT="$full" "$blockcheck" check "${ids[@]}" --json "$@" > "$work/full.json" || true
+    (cd "$rel" && ./blockcheck check "${ids[@]}" --json "$@" > "$work/rel.json") || true
+    sed -i "s|$full|ROOT|g" "$work/full.json"; sed -i "s|$rel|ROOT|g" "$work/rel.json"
+    grep -q '"verdict"' "$work/full.json" || fail "$label: no verdicts"
+    diff "$work/full.json" "$work/rel.json" > "$work/diff.txt" || { head -20 "$work/diff.txt" >&2; fail "$label: the editions differ"; }
+    verdicts="$verdicts $(grep -o '"verdict": "[a-z_]*"' "$work/rel.json" | sort -u | cut -d'"' -f4 | tr '\n' ' ')"
+}
+verdicts=""
+same "templates"
+mkdir -p "$work/solved"; cp -r "$root/tests/solved/." "$work/solved/"
+put "$work/solved"
+for seed in "" 1 2 3 4 5; do same "solved ${seed:+variant $seed}" ${seed:+--variant $seed}; done
+# Wrong programs: every answer off by one part in 10^5, and printed with too few digits.
+for dir in "$full" "$rel"; do sed -i 's|std::printf("%.16e", x);|std::printf("%.16e", x * (1 + 1e-5));|' "$dir/chapters/blockcheck.hpp"; done
+same "scaled answers"; same "scaled answers, variant 2" --variant 2
+for dir in "$full" "$rel"; do cp "$root/chapters/blockcheck.hpp" "$dir/chapters/"; sed -i 's|std::printf("%.16e", x);|std::printf("%.4e", x);|' "$dir/chapters/blockcheck.hpp"; done
+same "four digits"
+for dir in "$full" "$rel"; do cp "$root/chapters/blockcheck.hpp" "$dir/chapters/"; done
+# Broken programs in place of some exercises.
+hostile=(abort compile_error segfault absurd_numbers binary_garbage echo)
+targets=(rms_norm_zero_row swiglu_ffn_2d rope_later_positions gqa_groups kv_cache_sizes ntk_vs_linear)
+for i in "${!hostile[@]}"; do
+    src="$(find "$root/chapters" -name "${targets[$i]}.cpp")"; rel_path="${src#$root/}"
+    for dir in "$full" "$rel"; do cp "$root/tests/hostile/${hostile[$i]}.cpp" "$dir/$rel_path"; done
+done
+same "broken programs"
+for v in correct wrong too_few_digits missing compile_error crashed unparseable; do
+    [[ " $verdicts " == *" $v "* ]] || fail "the differential test never saw the verdict $v (saw:$verdicts)"
+done
+echo "release_edition: ok (verdicts compared:$(echo $verdicts | tr ' ' '\n' | sort -u | tr '\n' ' '))"

@@ -1,0 +1,128 @@
+// .npy and .safetensors round-trip exactly; crafted files are refused before any allocation;
+// a case reads the same from JSON and from its exported safetensors.
+#include "checker/block/block_case_files.hpp"
+#include "checker/block/tensor_files.hpp"
+#include "temp_dir.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+
+using namespace blockcheck;
+using namespace blockcheck::testing;
+
+namespace {
+
+Tensor sample(DType dtype) {
+    Tensor t{dtype, {3, 4}, {}};
+    for (int i = 0; i < 12; ++i) t.values.push_back(round_to(std::ldexp(1.0 + i / 7.0, i - 6) * (i % 2 ? -1 : 1), dtype));
+    return t;
+}
+
+void write(const std::filesystem::path& file, const std::string& bytes) {
+    std::ofstream(file, std::ios::binary) << bytes;
+}
+
+// A safetensors file: the header's length (under 256 here), the header, `data` zero bytes.
+std::string safetensors_bytes(const std::string& header, std::size_t data) {
+    std::string bytes(8, '\0');
+    bytes[0] = static_cast<char>(header.size());
+    return bytes + header + std::string(data, '\0');
+}
+
+}  // namespace
+
+TEST_CASE(".npy round-trips float64 and float32 exactly") {
+    TempDir dir("npy");
+    for (DType dtype : {DType::float64, DType::float32}) {
+        const Tensor t = sample(dtype);
+        write_npy(dir.path / "a.npy", t);
+        const Tensor back = read_npy(dir.path / "a.npy");
+        CHECK(back.dtype == dtype);
+        CHECK(back.shape == t.shape);
+        CHECK(back.values == t.values);
+    }
+}
+
+TEST_CASE("safetensors round-trips float64, float32 and bfloat16 exactly") {
+    TempDir dir("st");
+    NamedTensors tensors = {{"output", sample(DType::float64)}, {"N", sample(DType::float32)},
+                            {"hidden", sample(DType::bfloat16)}};
+    write_safetensors(dir.path / "a.safetensors", tensors, {{"format", "pt"}});
+    const NamedTensors back = read_safetensors(dir.path / "a.safetensors");
+    REQUIRE(back.size() == 3);
+    for (std::size_t i = 0; i < 3; ++i) {
+        CHECK(back[i].first == tensors[i].first);
+        CHECK(back[i].second.dtype == tensors[i].second.dtype);
+        CHECK(back[i].second.shape == tensors[i].second.shape);
+        CHECK(back[i].second.values == tensors[i].second.values);
+    }
+}
+
+TEST_CASE("rounding to bfloat16 and float16 keeps 8 and 11 significant bits, ties to even") {
+    CHECK(round_to(1.0 + std::ldexp(1.0, -8), DType::bfloat16) == 1.0);  // a tie: to even
+    CHECK(round_to(1.0 + 3 * std::ldexp(1.0, -8), DType::bfloat16) == 1.0 + std::ldexp(1.0, -6));
+    CHECK(round_to(1.0 + std::ldexp(1.0, -11), DType::float16) == 1.0);
+    CHECK(round_to(-3.0, DType::bfloat16) == -3.0);
+}
+
+TEST_CASE("crafted tensor files are refused naming the file") {
+    TempDir dir("crafted");
+    const auto file = dir.path / "x.safetensors";
+    SUBCASE("a header length beyond the file") {
+        write(file, std::string("\xff\xff\xff\xff\xff\xff\xff\x7f{}", 10));
+        CHECK_THROWS_WITH(read_safetensors(file), doctest::Contains("does not fit the file"));
+    }
+    SUBCASE("a shape asking for more than the data") {
+        write(file, safetensors_bytes(
+                        R"({"output":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,16]}})", 16));
+        CHECK_THROWS_WITH(read_safetensors(file), doctest::Contains("output"));
+    }
+    SUBCASE("offsets outside the data") {
+        write(file, safetensors_bytes(R"({"output":{"dtype":"F32","shape":[2],"data_offsets":[0,800]}})", 8));
+        CHECK_THROWS_WITH(read_safetensors(file), doctest::Contains("outside the 8 bytes of data"));
+    }
+    SUBCASE("a .npy header promising 2^60 elements") {
+        std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1152921504606846976,), }";
+        header += std::string(118 - header.size(), ' ') + "\n";
+        std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + std::string(1, char(header.size())) + '\0' + header;
+        write(dir.path / "x.npy", bytes + std::string(16, '\0'));
+        CHECK_THROWS_WITH(read_npy(dir.path / "x.npy"), doctest::Contains("more elements than the file holds"));
+    }
+    SUBCASE("a .npy header length beyond the file") {
+        write(dir.path / "x.npy", std::string("\x93NUMPY\x02\x00\xff\xff\xff\xff{", 13));
+        CHECK_THROWS_WITH(read_npy(dir.path / "x.npy"), doctest::Contains("longer than the file"));
+    }
+    SUBCASE("a .npy of integers") {
+        std::string header = "{'descr': '<i8', 'fortran_order': False, 'shape': (1,), }";
+        header += std::string(118 - header.size(), ' ') + "\n";
+        write(dir.path / "x.npy", std::string("\x93NUMPY\x01\x00", 8) + std::string(1, char(header.size())) + '\0' +
+                                      header + std::string(8, '\0'));
+        CHECK_THROWS_WITH(read_npy(dir.path / "x.npy"), doctest::Contains("dtype '<i8' is not supported"));
+    }
+}
+
+TEST_CASE("a case exported to safetensors reads back to the same block, interleaved or half") {
+    TempDir dir("export");
+    for (const char* name : {"modern-small.json", "long-yarn.json"}) {
+        const std::filesystem::path source = std::string(BLOCKCHECK_SOURCE_DIR) + "/data/cases/" + name;
+        const auto written = export_case(source, dir.path / "layer.safetensors");
+        REQUIRE(written.size() == 3);
+        const BlockCase<Real50> a = read_case_file<Real50>(source);
+        const BlockCase<Real50> b = read_case_file<Real50>(dir.path / "layer.case.json");
+        CHECK(a.weights.q.values == b.weights.q.values);
+        CHECK(a.weights.k.values == b.weights.k.values);
+        CHECK(a.weights.down.values == b.weights.down.values);
+        CHECK(a.weights.attn_norm == b.weights.attn_norm);
+        CHECK(a.input.values == b.input.values);
+        CHECK(block_case_forward(a).values == block_case_forward(b).values);
+        const auto config = read_json_exact(dir.path / "config.json");
+        CHECK(config["model_type"] == "llama");
+        CHECK(config["num_key_value_heads"] == a.config.kv_heads);
+        // Hugging Face's q_proj is [out, in].
+        const NamedTensors tensors = read_safetensors(dir.path / "layer.safetensors");
+        CHECK(tensors[1].first == "self_attn.q_proj.weight");
+        CHECK(tensors[1].second.shape == std::vector<std::size_t>{a.weights.q.cols, a.weights.q.rows});
+    }
+}

@@ -1,0 +1,116 @@
+// `validate` on a copy of one chapter: the shipped exercise passes, and each injected fault is
+// caught with a line naming the file and the field.
+#include "checker/common/json_exact.hpp"
+#include "checker/course/validate.hpp"
+#include "checker/exercise/expected.hpp"
+#include "temp_dir.hpp"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+using namespace blockcheck;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A copy of the repository's student side and solved programs, where faults can be injected.
+struct Copy {
+    testing::TempDir dir{"validate"};
+    fs::path root = dir.path;
+
+    Copy() {
+        const fs::path source = BLOCKCHECK_SOURCE_DIR;
+        for (const char* part : {"data/exercises", "chapters", "tests/solved"}) {
+            fs::create_directories(root / part);
+            fs::copy(source / part, root / part, fs::copy_options::recursive);
+        }
+    }
+    fs::path definition(const std::string& id) const { return root / "data/exercises/ch25" / (id + ".json"); }
+    nlohmann::ordered_json read(const std::string& id) const { return read_json_exact(definition(id)); }
+    void write(const std::string& id, const nlohmann::ordered_json& json) const { std::ofstream(definition(id)) << json.dump(2); }
+
+    // Every problem `validate rms_norm_zero_row` finds: the text checks, then the rest.
+    std::vector<std::string> problems(const std::string& id) const {
+        std::vector<std::string> lines;
+        for (const Problem& p : check_definition_text(root, definition(id))) lines.push_back(problem_line(p, Lang::en));
+        const ExerciseSet set = ExerciseSet::load(root);
+        RunSettings run;
+        run.include_dir = root / "chapters";
+        run.cache_dir = fs::temp_directory_path() / "blockcheck-validate-cache";  // by content: shared by the tests
+        for (const Problem& p : check_exercise(root, set.at(id), run, ValidateSettings{}))
+            lines.push_back(problem_line(p, Lang::en));
+        return lines;
+    }
+};
+
+std::string joined(const std::vector<std::string>& lines) {
+    std::string all;
+    for (const std::string& line : lines) all += line + "\n";
+    return all;
+}
+
+}  // namespace
+
+TEST_CASE("validate: the shipped rms_norm_zero_row has no problem") {
+    Copy copy;
+    CHECK(joined(copy.problems("rms_norm_zero_row")) == "");
+}
+
+TEST_CASE("validate: a missing Chinese hint is named by file and field") {
+    Copy copy;
+    auto json = copy.read("rms_norm_zero_row");
+    json["hints"][1].erase("zh");
+    copy.write("rms_norm_zero_row", json);
+    const auto lines = check_definition_text(copy.root, copy.definition("rms_norm_zero_row"));
+    REQUIRE(lines.size() == 1);
+    CHECK(problem_line(lines[0], Lang::en) == "data/exercises/ch25/rms_norm_zero_row.json: hints[1].zh: missing or empty");
+}
+
+TEST_CASE("validate: a prompt that does not name an answer, and points that do not add up") {
+    Copy copy;
+    auto json = copy.read("rms_norm_zero_row");
+    json["prompt"]["zh"] = "缩放系数取一。";
+    json["points"] = 4;
+    copy.write("rms_norm_zero_row", json);
+    const std::string all = joined(copy.problems("rms_norm_zero_row"));
+    CHECK(all.find("rms_norm_zero_row.json: prompt.zh: does not mention the answer 'mean_square'") != std::string::npos);
+    CHECK(all.find("rms_norm_zero_row.json: points: the total 4 is not the sum of the answers' points (5)") != std::string::npos);
+}
+
+TEST_CASE("validate: a variant range that makes an answer undefined") {
+    Copy copy;
+    auto json = copy.read("rms_norm_zero_row");
+    json["variants"]["row"]["vector"]["nonzero"] = false;  // [0, 0] can be drawn: RMSNorm 0/0
+    json["variants"]["row"]["vector"]["min"] = "-1";
+    json["variants"]["row"]["vector"]["max"] = "1";
+    copy.write("rms_norm_zero_row", json);
+    const std::string all = joined(copy.problems("rms_norm_zero_row"));
+    CHECK(all.find("rms_norm_zero_row.json: answers[2] (rms_norm): on variant ") != std::string::npos);
+    CHECK(all.find("row = [0, 0]") != std::string::npos);
+    CHECK(all.find("undefined, though defined on the book's inputs") != std::string::npos);
+}
+
+TEST_CASE("validate: variant ranges that mostly repeat the book's inputs") {
+    Copy copy;
+    auto json = copy.read("rms_norm_zero_row");
+    json["variants"]["row"] = {{"one_of", {"[0, 2]", "[0, 2]", "[0, 2]", "[2, 0]"}}};
+    copy.write("rms_norm_zero_row", json);
+    const std::string all = joined(copy.problems("rms_norm_zero_row"));
+    CHECK(all.find("rms_norm_zero_row.json: variants: ") != std::string::npos);
+    CHECK(all.find("of 500 variant seeds repeat the book's inputs (at most 5% may)") != std::string::npos);
+}
+
+TEST_CASE("validate: a template that compiles to a correct answer, and a solved program that is wrong") {
+    Copy copy;
+    fs::copy_file(copy.root / "tests/solved/ch25/rms_norm_zero_row.cpp", copy.root / "chapters/ch25/rms_norm_zero_row.cpp",
+                  fs::copy_options::overwrite_existing);
+    std::ofstream(copy.root / "tests/solved/ch25/rms_norm_zero_row.cpp") << R"(#include "blockcheck.hpp"
+int main() { bc::answer("mean_square", 2.0); }
+)";
+    const std::string all = joined(copy.problems("rms_norm_zero_row"));
+    CHECK(all.find("chapters/ch25/rms_norm_zero_row.cpp: (program): the template should answer nothing (not_done), "
+                   "but it answers: mean_square (correct), root_mean_square (correct)") != std::string::npos);
+    CHECK(all.find("tests/solved/ch25/rms_norm_zero_row.cpp: (program): the solved program does not get full marks "
+                   "on the book's inputs: root_mean_square (missing)") != std::string::npos);
+}
