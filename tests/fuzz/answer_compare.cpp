@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     spec.name = "x";
     spec.kind = kinds[data[0] % 6];
     spec.digits = data[1] % 41;
-    const CompareOptions options{(data[2] & 1) != 0};
+    const AnswerCompareOptions options{(data[2] & 1) != 0};
     std::string_view rest(reinterpret_cast<const char*>(data + 3), size - 3);
     const auto newline = rest.find('\n');
     const std::string_view reference = rest.substr(0, newline);

@@ -46,7 +46,7 @@ std::string outcome(const Case& c, CompileWay way, const fs::path& work, const f
     Limits compile_limits = compiler_limits();
     compile_limits.wall_seconds = compile_limits.cpu_seconds = 20;
     const CompileResult built = compile_program(dir / c.file, source_dir / "chapters", cache, compile_limits, way);
-    if (!built.ok) return "compile_error";
+    if (!built.ok()) return "compile_error";
     Limits limits;
     limits.cpu_seconds = 1;
     limits.wall_seconds = 2;

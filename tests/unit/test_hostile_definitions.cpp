@@ -102,12 +102,12 @@ TEST_CASE("an integer range draws multiples of multiple_of within [min, max], ne
 TEST_CASE("a reference vector or matrix without elements is a grader fault, never an out-of-range read") {
     const AnswerSpec vector_spec{"x", AnswerKind::vector, 2, 6, {}};
     const ProgramLine empty{"x", Reading{std::vector<NumberText>{}}, 1, "x = []"};
-    const PartResult v = grade_part(vector_spec, &empty, Value{Vector<Real>{}}, CompareOptions{true});
+    const PartResult v = grade_part(vector_spec, &empty, Value{Vector<Real>{}}, AnswerCompareOptions{true});
     CHECK(v.verdict == Verdict::grader_fault);
     CHECK(v.message.en.find("no elements") != std::string::npos);
 
     const AnswerSpec matrix_spec{"m", AnswerKind::matrix, 1, 6, {}};
     const ProgramLine one{"m", parse_reading("[[1]]"), 1, "m = [[1]]"};
-    const PartResult m = grade_part(matrix_spec, &one, Value{Matrix<Real>(0, 0)}, CompareOptions{});
+    const PartResult m = grade_part(matrix_spec, &one, Value{Matrix<Real>(0, 0)}, AnswerCompareOptions{});
     CHECK(m.verdict == Verdict::grader_fault);
 }

@@ -21,7 +21,7 @@ namespace {
 fs::path compiled_hostile(const std::string& name, const fs::path& cache) {
     const CompileResult compiled =
         compile_program(fs::path(BLOCKCHECK_SOURCE_DIR) / "tests" / "hostile" / (name + ".cpp"), {}, cache);
-    REQUIRE_MESSAGE(compiled.ok, compiled.diagnostics);
+    REQUIRE_MESSAGE(compiled.ok(), compiled.diagnostics);
     return compiled.binary;
 }
 
