@@ -52,7 +52,7 @@ std::string outcome(const Case& c, CompileWay way, const fs::path& work, const f
     limits.wall_seconds = 2;
     const RunResult run = jail.run(built.binary, input_text(c.exercise->inputs), limits);
     const ExerciseResult graded = run.status == RunStatus::exited && run.exit_code == 0
-                                      ? grade_output(*c.exercise, c.exercise->inputs, run.out, CompareOptions{})
+                                      ? grade_output(*c.exercise, c.exercise->inputs, run.out, AnswerCompareOptions{})
                                       : failed_exercise(*c.exercise, verdict_of_end(run.status), {});
     std::string text = std::string(to_string(run.status)) + " " + std::to_string(run.exit_code) + " " +
                        std::to_string(run.signal) + ":";
