@@ -100,7 +100,7 @@ inline Trace<Real50> plain_float32_forward(const BlockCase<double>& bc, PlantedB
     const BlockWeights<double>& w = bc.weights;
     const float eps = static_cast<float>(c.rms_norm_eps);
     Trace<Real50> trace;
-    auto record = [&](const char* name, const Rows& r) { trace.emplace_back(name, to_real(r)); };
+    auto record = [&](const char* name, const Rows& r) { trace.add(name, to_real(r)); };
     const Rows x = to_float(bc.input);
     const Rows n = rmsnorm(x, w.attn_norm, eps, bugs.eps_outside_sqrt);
     record("N", n);

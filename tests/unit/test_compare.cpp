@@ -107,19 +107,23 @@ TEST_CASE("Python's json.dump NaN and Infinity are read as non-finite outputs") 
     TempDir dir("compare");
     const auto file = dir.path / "out.json";
     std::ofstream(file) << "{\"output\": [[NaN, 1.0], [2.0, -Infinity]]}";
-    Trace<Real50> reference = {{"output", Matrix<Real50>(2, 2)}};
+    Trace<Real50> reference;
+    reference.add("output", Matrix<Real50>(2, 2));
     const Trace<Real50> given = read_block_output(file, reference);
     using std::isinf;
     using std::isnan;
-    CHECK(isnan(given[0].second(0, 0)));
-    CHECK(isinf(given[0].second(1, 1)));
-    CHECK(given[0].second(1, 0) == 2);
+    REQUIRE(given.size() == 1);
+    CHECK(isnan(given.at("output")(0, 0)));
+    CHECK(isinf(given.at("output")(1, 1)));
+    CHECK(given.at("output")(1, 0) == 2);
 }
 
 TEST_CASE("an output carrying an unknown stage name is refused naming it") {
     TempDir dir("compare");
     const auto file = dir.path / "out.json";
     std::ofstream(file) << R"({"output": [[1]], "trace": {"Qrot": [[1]]}})";
-    Trace<Real50> reference = {{"Q", Matrix<Real50>(1, 1)}, {"output", Matrix<Real50>(1, 1)}};
+    Trace<Real50> reference;
+    reference.add("Q", Matrix<Real50>(1, 1));
+    reference.add("output", Matrix<Real50>(1, 1));
     CHECK_THROWS_WITH(read_block_output(file, reference), doctest::Contains("trace.Qrot: not a --trace name"));
 }
