@@ -92,7 +92,10 @@ BLOCKCHECK_GRADESCOPE_SUBMISSION="$subs/consts" BLOCKCHECK_GRADESCOPE_RESULTS="$
 BLOCKCHECK_GRADESCOPE_METADATA="$ws/autograder/meta.json" \
     "$blockcheck" grade --gradescope --variants --cpu 1 --wall 2 > "$ws/gs.log"
 gs="$ws/autograder/results/results.json"
-[[ $(json 'has("score") and has("output") and (.tests[0] | has("max_score"))' "$gs") == true ]] \
+# With --variants the book's-input tests come first, visible and without points; every scored
+# test carries its max_score.
+[[ $(json 'has("score") and has("output") and ([.tests[] | select(has("max_score"))] | length > 0)
+           and all(.tests[] | select(has("score")); has("max_score"))' "$gs") == true ]] \
     || fail "Gradescope's results.json lacks score, output, tests or their max_score"
 [[ $(json '[.tests[] | select(.name == "swiglu_ffn_2d: gate")] | length' "$gs") == 1 ]] || fail "Gradescope's results.json lacks swiglu_ffn_2d: gate"
 [[ $(json '[.tests[].status] | unique | join(",")' "$gs") == failed,passed ]] || fail "Gradescope's tests should be passed and failed"
