@@ -105,11 +105,14 @@ same "four digits"
 for dir in "$full" "$rel"; do cp "$root/chapters/blockcheck.hpp" "$dir/chapters/"; done
 # Broken programs in place of some exercises.
 hostile=(abort compile_error segfault absurd_numbers binary_garbage echo)
-targets=(rms_norm_zero_row swiglu_ffn_2d rope_later_positions gqa_groups kv_cache_sizes ntk_vs_linear)
+targets=(rms_norm_zero_row rms_norm_shift rope_later_positions gqa_groups kv_cache_sizes ntk_vs_linear)
 for i in "${!hostile[@]}"; do
     src="$(find "$root/chapters" -name "${targets[$i]}.cpp")"; rel_path="${src#$root/}"
     for dir in "$full" "$rel"; do cp "$root/tests/hostile/${hostile[$i]}.cpp" "$dir/$rel_path"; done
 done
+# And one whose answer lines cannot be read (an unclosed vector, a word for a number).
+printf '#include <cstdio>\nint main() { std::puts("gate = [1, 2"); std::puts("up = many"); }\n' > "$work/unparseable.cpp"
+for dir in "$full" "$rel"; do cp "$work/unparseable.cpp" "$dir/chapters/ch25/swiglu_ffn_2d.cpp"; done
 same "broken programs"
 for v in correct wrong too_few_digits missing compile_error crashed unparseable; do
     [[ " $verdicts " == *" $v "* ]] || fail "the differential test never saw the verdict $v (saw:$verdicts)"
