@@ -18,8 +18,8 @@ mkdir -p "$subs/ada" "$subs/grace" "$subs/evil"$'\n'"line" "$subs/esc"$'\e'"[2J"
 "$blockcheck" grade "$subs" --out "$ws/plain" --jobs 2 > "$ws/plain.txt" 2>&1 || fail "grade exited $?"
 cat "$ws/plain.txt"
 [[ $(grep -c '^\[[1-4]/4\] ' "$ws/plain.txt") == 4 ]] || fail "four [k/4] lines expected"
-grep -qF 'evil\x0aline' "$ws/plain.txt" || fail "the newline of an id should be shown as \\x0a"
-grep -qF 'esc\x1b[2J' "$ws/plain.txt" || fail "the escape of an id should be shown as \\x1b"
+grep -qF 'evil\x0Aline' "$ws/plain.txt" || fail "the newline of an id should be shown as \\x0A"
+grep -qF 'esc\x1B[2J' "$ws/plain.txt" || fail "the escape of an id should be shown as \\x1B"
 ! grep -q $'\e' "$ws/plain.txt" || fail "a raw escape character reached the output"
 
 # A terminal (script gives the command one): one bar redrawn with \r, ending at 4/4.

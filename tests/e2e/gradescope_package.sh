@@ -48,16 +48,7 @@ submit() {  # submit NAME: run_autograder on $ws/NAME as /autograder/submission;
 mkdir -p "$ws/honest" "$ws/wrong" "$ws/hostile"
 cp "$solved"/*.cpp "$ws/honest/"
 cp "$solved/rope_quarter_turn_table.cpp" "$ws/wrong/"
-cat > "$ws/wrong/swiglu_ffn_2d.cpp" <<'CPP'
-#include <cstdio>
-int main() {  // the book's numbers: right on the book's inputs, wrong on a variant
-    std::puts("gate = [1.000000, -1.000000]");
-    std::puts("up = [2.000000, 3.000000]");
-    std::puts("silu = [0.731059, -0.268941]");
-    std::puts("swiglu_hidden = [1.462117, -0.806824]");
-    std::puts("swiglu_ffn = [0.655293, -0.806824]");
-}
-CPP
+cp "$root/tests/e2e/lib/book_constants_swiglu_ffn_2d.cpp" "$ws/wrong/swiglu_ffn_2d.cpp"
 cp "$root/tests/hostile/fs_hunter.cpp" "$ws/hostile/rms_norm_zero_row.cpp"
 cp "$root/tests/hostile/fork_storm.cpp" "$ws/hostile/swiglu_ffn_2d.cpp"
 cp "$root/tests/hostile/segfault.cpp" "$ws/hostile/rms_norm_shift.cpp"

@@ -36,16 +36,7 @@ grep -q "root_mean_square" "$ws/board.txt" && grep -q "off by 2.0e-06; 6 decimal
 cp "$root/tests/solved/ch25/rms_norm_vs_layer_norm.cpp" "$ws/chapters/ch25/"
 
 # 4. Printing the book's constants passes the book's inputs but not a variant.
-cat > "$ws/chapters/ch25/swiglu_ffn_2d.cpp" <<'CPP'
-#include <cstdio>
-int main() {
-    std::puts("gate = [1.000000, -1.000000]");
-    std::puts("up = [2.000000, 3.000000]");
-    std::puts("silu = [0.731059, -0.268941]");
-    std::puts("swiglu_hidden = [1.462117, -0.806824]");
-    std::puts("swiglu_ffn = [0.655293, -0.806824]");
-}
-CPP
+cp "$root/tests/e2e/lib/book_constants_swiglu_ffn_2d.cpp" "$ws/chapters/ch25/swiglu_ffn_2d.cpp"
 "$blockcheck" check swiglu_ffn_2d > /dev/null || fail "the book's constants should pass the book's inputs"
 status=0; "$blockcheck" check swiglu_ffn_2d --variant 3 > /dev/null || status=$?
 [[ $status == 1 ]] || fail "the book's constants should fail variant 3"
