@@ -225,7 +225,9 @@ private:
     void worker();
     void prepare(std::size_t student);
     void grade(std::size_t student, std::size_t exercise);
-    ExerciseRecord grade_program(const Exercise& e, const fs::path& source, std::optional<std::uint64_t> seed);
+    // `shown_as`: the source's path inside the submission, as compiler messages name it.
+    ExerciseRecord grade_program(const Exercise& e, const fs::path& source, const std::string& shown_as,
+                                 std::optional<std::uint64_t> seed);
     void finish(std::size_t student);
     std::optional<StudentRecord> earlier_result(Job& job) const;
     std::string student_key(const Job& job) const;
@@ -512,7 +514,7 @@ void Batch::grade(std::size_t student, std::size_t index) {
         } else {
             std::optional<std::uint64_t> seed;
             if (settings_.variants) seed = variant_seed(job.submission->student, e.id);
-            record = grade_program(e, source, seed);
+            record = grade_program(e, source, job.sources.relative[index], seed);
             record.source = job.sources.relative[index];
         }
     } catch (const std::exception& fault) {
@@ -524,7 +526,8 @@ void Batch::grade(std::size_t student, std::size_t index) {
     job.record.exercises[index] = std::move(record);
 }
 
-ExerciseRecord Batch::grade_program(const Exercise& e, const fs::path& source, std::optional<std::uint64_t> seed) {
+ExerciseRecord Batch::grade_program(const Exercise& e, const fs::path& source, const std::string& shown_as,
+                                    std::optional<std::uint64_t> seed) {
     const Lang lang = settings_.lang;
     const InputList inputs = seed ? variant_inputs(e, *seed) : e.inputs;
     std::error_code ec;
@@ -538,7 +541,8 @@ ExerciseRecord Batch::grade_program(const Exercise& e, const fs::path& source, s
         r.variant = seed;
         return r;
     }
-    const CompileResult build = compile_program(source, settings_.include_dir, cache_dir_, settings_.compile_limits);
+    const CompileResult build =
+        compile_program(source, settings_.include_dir, cache_dir_, settings_.compile_limits, CompileWay::fast, shown_as);
     ++compiles_;
     compile_hits_ += build.cached;
     {

@@ -40,6 +40,8 @@ inline TinyBlock read_tiny_block(const Inputs& in) {
     // pairs (2i, 2i+1), as Meta's LLaMA code.  Mistake pairing_half_vs_interleaved: (i, i + d/2).
     c.rope_layout = in.mistake("pairing_half_vs_interleaved") ? RopeLayout::half : RopeLayout::interleaved;
     c.pre_norm = true;
+    c.causal = !in.mistake("not_causal");
+    c.eps_placement = in.mistake("eps_outside_sqrt") ? EpsPlacement::after_root : EpsPlacement::under_root;
     if (c.query_heads % c.kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
     if (c.head_dim % 2 != 0) throw InputError("input 'head_dim' should be even");
     if (c.rms_norm_eps < 0) throw InputError("input 'rms_norm_eps' should not be negative");

@@ -86,8 +86,8 @@ static Matrix forward(const Block& b, const Matrix& x, long start, Matrix* n_out
 int main() {
     Block b{input_integer("query_heads"), input_integer("kv_heads"), input_integer("head_dim"),
             input_number("rms_norm_eps"), input_number("rope_theta"), input_vector("attn_norm"),
-            input_vector("ffn_norm"), input_matrix("w_q"), input_matrix("w_k"), input_matrix("w_v"),
-            input_matrix("w_o"), input_matrix("w_gate"), input_matrix("w_up"), input_matrix("w_down")};
+            input_vector("ffn_norm"), input_matrix("q"), input_matrix("k"), input_matrix("v"),
+            input_matrix("o"), input_matrix("gate"), input_matrix("up"), input_matrix("down")};
     Matrix x = input_matrix("x");
     Matrix n, r, m;
     Matrix y = forward(b, x, 0, &n, &r, &m);
