@@ -157,7 +157,11 @@ struct Bounds {
     Real declared;   // half a unit of the declared last place
     Real slack;      // a few double rounding errors: 64 * 2^-52 * scale
     Real tolerance;  // what applies: max(declared, slack), or the written digits for answer_decimal
+    Real written;    // half a unit of the last digit the text gives: what printing it rounded away
     bool held_to_written = false;  // more digits than a double holds (answer_decimal): held to them all
+    // An error beyond both double rounding and the rounding of the digits printed: something in
+    // the computation itself (float arithmetic, a short constant) made it.
+    bool unexplained(const Real& error) const { return error > slack && error > written; }
 };
 
 Bounds bounds_for(std::string_view text, const Real& expected, const Real& part_max, const Precision& precision) {
@@ -169,10 +173,10 @@ Bounds bounds_for(std::string_view text, const Real& expected, const Real& part_
     const Real scale = std::max({abs(expected), part_max, Real(1)});
     b.slack = Real(64) * double_epsilon() * scale;
     b.tolerance = std::max(b.declared, b.slack);
+    b.written = Real(0.5) * pow(Real(10), Real(-decimals(text)));
     if (significant(text) > 17) {
         // written out on purpose beyond a double: tol = max(half a unit of its last digit, 1e-45 * scale)
-        const Real written = Real(0.5) * pow(Real(10), Real(-decimals(text)));
-        b.tolerance = std::min(b.tolerance, std::max(written, reference_epsilon() * scale));
+        b.tolerance = std::min(b.tolerance, std::max(b.written, reference_epsilon() * scale));
         b.held_to_written = true;
     }
     return b;
@@ -344,7 +348,7 @@ Text too_few_text(const Cell& cell, const ElementGrade& g, const Precision& prec
     Text t = join(subject(cell.where, {"too few digits: ", "位数不足："}, {" has too few digits: ", " 位数不足："}),
                   {fmt::format("{} is written to fewer than the {} this answer asks for", backticked(cell.given->text), asked.en),
                    fmt::format("{} 写出的位数少于本题要求的 {}", backticked(cell.given->text), asked.zh)});
-    if (g.error <= g.bounds.tolerance) return t;
+    if (g.error <= std::max(g.bounds.tolerance, g.bounds.written)) return t;  // rounded right, only short
     return join(t, {"; the digits given are also off by " + sci(g.error), "；而且给出的数字本身也差了 " + sci(g.error)});
 }
 
@@ -375,7 +379,7 @@ Text numbers_message(const AnswerSpec& spec, const std::vector<Cell>& cells, con
     const Text asked = spec.precision.describe();
     Text correct{"correct to " + asked.en, "正确，精确到 " + asked.zh};
     const ElementGrade& largest = s.grades[worst_error];
-    if (largest.error > largest.bounds.slack) return join(correct, inexact_note(largest, *cells[worst_error].expected));
+    if (largest.bounds.unexplained(largest.error)) return join(correct, inexact_note(largest, *cells[worst_error].expected));
     return correct;
 }
 
@@ -393,7 +397,7 @@ PartResult grade_numbers(const AnswerSpec& spec, const ProgramLine& given, const
     if (!s.grades[at].non_finite) {
         r.abs_error = s.grades[at].error.convert_to<double>();
         r.rel_error = relative(s.grades[at].error, *(*cells)[at].expected);
-        r.inexact = s.verdict == Verdict::correct && s.grades[at].error > s.grades[at].bounds.slack;
+        r.inexact = s.verdict == Verdict::correct && s.grades[at].bounds.unexplained(s.grades[at].error);
     }
     return r;
 }

@@ -205,13 +205,16 @@ TEST_CASE("the score follows the declared precision, never the digits printed") 
     CHECK(contains(r.message.en, "correct to 6 decimal places; note: 3.3e-08 off the exact value"));
     CHECK(contains(r.message.en, "float (single precision)"));
     CHECK_FALSE(grade(double_text(std::sqrt(0.72)), Value(rms_first())).inexact);
+    // six decimals printed on purpose: the rounding of the print explains the error, no note
+    CHECK_FALSE(grade("0.848528", Value(rms_first())).inexact);
 }
 
 TEST_CASE("significant digits: the bound follows the value's own size") {
     const Precision four{Precision::significant, 4};
     const Value small(parse_real<Real>("0.000123456"));
     CHECK(grade("0.0001235", small, AnswerKind::number, false, four).verdict == Verdict::correct);
-    CHECK(grade("1.234e-4", small, AnswerKind::number, false, four).verdict == Verdict::correct);
+    CHECK(grade("1.235e-4", small, AnswerKind::number, false, four).verdict == Verdict::correct);
+    CHECK(grade("1.234e-4", small, AnswerKind::number, false, four).verdict == Verdict::wrong);  // cut, not rounded: 5.6e-08 off
     CHECK(grade("1.23e-4", small, AnswerKind::number, false, four).verdict == Verdict::too_few_digits);
     PartResult r = grade("1.236e-4", small, AnswerKind::number, false, four);
     CHECK(r.message.en == "wrong: off by 1.4e-07; 4 significant digits asked, so up to 5.0e-08 is accepted");
