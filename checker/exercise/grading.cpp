@@ -139,13 +139,20 @@ ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, s
                             const AnswerCompareOptions& options) {
     ExpectedCase reference;
     try {
-        reference = expected_answers_and_mistakes(exercise, inputs);
+        reference.answers = expected_answers(exercise, inputs);
     } catch (const std::exception& e) {
         return failed_exercise(exercise, Verdict::grader_fault,
                                {std::string("the reference solution failed: ") + e.what(),
                                 std::string("参考解答出错：") + e.what()});
     }
     const Values& expected = reference.answers;
+    // The mistakes' answers (the reference once more per declared mistake) only for a wrong part.
+    bool mistakes_made = false;
+    auto mistakes = [&]() -> const std::map<std::string, Values>& {
+        if (!mistakes_made) reference.mistakes = expected_answers_and_mistakes(exercise, inputs).mistakes;
+        mistakes_made = true;
+        return reference.mistakes;
+    };
     const ProgramOutput parsed = parse_program_output(output);
     ExerciseResult r;
     r.id = exercise.id;
@@ -162,7 +169,8 @@ ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, s
         else {
             PartResult part = grade_part(spec, given == parsed.answers.end() ? nullptr : &given->second, want->second, options);
             if (given != parsed.answers.end())
-                part.diagnosis = diagnose(spec, part, given->second, want->second, reference.mistakes);
+                part.diagnosis = diagnose(spec, part, given->second, want->second,
+                                          part.verdict == Verdict::wrong ? mistakes() : reference.mistakes);
             r.parts.push_back(std::move(part));
         }
     }
