@@ -248,7 +248,7 @@ std::string_view describe_isolation(Isolation isolation) {
     return "";
 }
 
-ProgramJail::ProgramJail() {
+ProgramJail::ProgramJail(bool sessions) {
     const fs::path parent = fs::temp_directory_path();
     sweep_stale_runtimes(parent);
     std::string pattern = (parent / ("blockcheck-grade-" + std::to_string(::getpid()) + "-XXXXXX")).string();
@@ -280,13 +280,13 @@ ProgramJail::ProgramJail() {
             }
         }
     }
-    start_sessions();
+    start_sessions(sessions);
 }
 
 // Sessions need the throw-away uids (root, bwrap) and the runner; they are used only when one
 // runs /usr/bin/true as a jail of its own would.
-void ProgramJail::start_sessions() {
-    if (isolation_ != Isolation::bubblewrap_uid) return;
+void ProgramJail::start_sessions(bool wanted) {
+    if (!wanted || isolation_ != Isolation::bubblewrap_uid) return;
     if (const char* off = std::getenv("BLOCKCHECK_GRADE_SESSION"); off && std::string_view(off) == "0") return;
     const fs::path runner = jail_runner_path();
     if (runner.empty()) return;

@@ -34,10 +34,12 @@ std::string_view describe_isolation(Isolation isolation);
 // With bubblewrap as root, each thread keeps one jail session (jail_session.hpp) and runs its
 // programs there, each with the same view, uid and limits as a jail of its own; the session
 // starts once instead of bwrap once a program. BLOCKCHECK_GRADE_SESSION=0 turns sessions off;
+//
 // a session that fails runs that program in a jail of its own. Safe to use from several threads.
 class ProgramJail {
 public:
-    ProgramJail();
+    // `sessions`: use jail sessions where they work (false: every program in a jail of its own).
+    explicit ProgramJail(bool sessions = true);
     ~ProgramJail();
     ProgramJail(const ProgramJail&) = delete;
     ProgramJail& operator=(const ProgramJail&) = delete;
@@ -58,7 +60,7 @@ private:
     bool works(Isolation isolation) const;
     std::optional<RunResult> run_in_session(const std::filesystem::path& binary, std::string_view input,
                                             const Limits& limits) const;
-    void start_sessions();
+    void start_sessions(bool wanted);
 
     std::filesystem::path runtime_;  // private folder (0711) for program copies and scratch folders
     Isolation isolation_ = Isolation::limits_only;

@@ -40,15 +40,9 @@ fs::path compiled_text(const std::string& name, const std::string& text, const f
     return compiled(source, dir / "cache");
 }
 
-// A jail with sessions and one without, both as this process would make them.
+// A jail with sessions and one without.
 struct BothJails {
-    ProgramJail session;
-    std::unique_ptr<ProgramJail> one_off;
-    BothJails() {
-        ::setenv("BLOCKCHECK_GRADE_SESSION", "0", 1);
-        one_off = std::make_unique<ProgramJail>();
-        ::unsetenv("BLOCKCHECK_GRADE_SESSION");
-    }
+    ProgramJail session{true}, one_off{false};
 };
 
 // Leaves what it can for the next program: files in its folder, /tmp and /dev/shm, a SysV
@@ -122,7 +116,7 @@ TEST_CASE("jail session: every hostile program ends as in a jail of its own, and
         CAPTURE(name);
         const fs::path binary = compiled(hostile / (std::string(name) + ".cpp"), dir.path);
         const RunResult in_session = jails.session.run(binary, "x = 1\n", small_limits());
-        const RunResult alone = jails.one_off->run(binary, "x = 1\n", small_limits());
+        const RunResult alone = jails.one_off.run(binary, "x = 1\n", small_limits());
         CHECK(to_string(in_session.status) == to_string(alone.status));
         // How a run stopped by a limit ended (the signal, the output kept) depends on timing.
         const bool stopped = alone.status == RunStatus::timed_out || alone.status == RunStatus::output_limit;
