@@ -9,7 +9,10 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <variant>
+#include <vector>
 
 namespace blockcheck {
 
@@ -18,10 +21,20 @@ struct InputError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Typed, named access to an exercise's inputs.
+// Typed, named access to an exercise's inputs, and the classic mistake (if any) the reference is
+// asked to make on purpose.
 class Inputs {
 public:
-    explicit Inputs(const Values& values) : values_(values) {}
+    explicit Inputs(const Values& values, std::string mistake = {}) : values_(values), mistake_(std::move(mistake)) {}
+
+    // True when the answers are to be computed with this mistake made: exactly one thing changed
+    // in the block. Asking records that this reference knows the mistake.
+    bool mistake(std::string_view id) const {
+        if (mistake_.empty() || id != mistake_) return false;
+        return consulted_ = true;
+    }
+    // Whether the reference asked for the mistake it was given (so its answers show it).
+    bool mistake_consulted() const { return consulted_; }
 
     const Real& number(const std::string& name) const { return get<Real>(name, "a number"); }
     long integer(const std::string& name) const;  // a number that must be a whole number
@@ -38,6 +51,8 @@ private:
         throw InputError("input '" + name + "' should be " + what);
     }
     const Values& values_;
+    std::string mistake_;
+    mutable bool consulted_ = false;
 };
 
 inline long Inputs::integer(const std::string& name) const {
@@ -96,5 +111,25 @@ using ReferenceSolution = Values (*)(const Inputs&);
 
 // Every reference solution, by exercise id.
 const std::map<std::string, ReferenceSolution>& reference_solutions();
+
+// The classic mistakes a reference can make on purpose, by mechanism (ids as the exercise
+// definitions' "mistakes" list them). The generic ones every exercise is checked for are the
+// grader's (generic_mistakes() in checker/exercise/diagnosis.hpp).
+const std::vector<std::string>& mechanism_mistakes();
+
+// What a set of inputs gives: the expected answers and, for each mistake that changes
+// anything, the answers the block gives with that one mistake made. Plain values, so that
+// they can be stored as data as well as computed.
+struct ReferenceAnswers {
+    Values expected;
+    std::map<std::string, Values> mistakes;  // mistake id -> answers
+};
+
+// The answers of exercise `id` for `inputs`, with the mistakes listed (those the reference does
+// not compute are left out) and the generic input mistakes: degrees_as_radians when an input is
+// in degrees (named *_degrees). Throws InputError for bad inputs and std::out_of_range for an
+// unknown id.
+ReferenceAnswers reference_answers_with_mistakes(const std::string& id, const Values& inputs,
+                                                 const std::vector<std::string>& mistakes);
 
 }  // namespace blockcheck

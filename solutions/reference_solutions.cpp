@@ -45,4 +45,59 @@ const std::map<std::string, ReferenceSolution>& reference_solutions() {
     return all;
 }
 
+const std::vector<std::string>& mechanism_mistakes() {
+    static const std::vector<std::string> all = {
+        // RoPE
+        "clockwise_rotation", "position_off_by_one", "pairing_half_vs_interleaved", "angle_not_scaled", "ntk_exponent",
+        // RMSNorm
+        "eps_omitted", "eps_outside_sqrt", "mean_subtracted", "gain_omitted", "sum_not_mean",
+        // SwiGLU
+        "sigmoid_for_silu", "relu_for_silu", "gate_up_swapped", "transposed_weights",
+        // attention
+        "no_attention_scale", "not_causal", "wrong_kv_head",
+        // parameter counts
+        "bias_counted", "matrix_missing", "relu_width_for_swiglu",
+    };
+    return all;
+}
+
+namespace {
+
+// Inputs in degrees read as radians: each *_degrees input x becomes x * 180 / pi, so that the
+// reference's own conversion hands the block x radians, as a program calling sin(x) on degrees does.
+Values degrees_read_as_radians(Values inputs, bool& any) {
+    const Real to_degrees = degrees(Real(1));
+    for (auto& [name, value] : inputs) {
+        if (!name.ends_with("_degrees")) continue;
+        if (auto* x = std::get_if<Real>(&value)) *x *= to_degrees, any = true;
+        if (auto* v = std::get_if<Vector<Real>>(&value))
+            for (Real& x : *v) x *= to_degrees, any = true;
+    }
+    return inputs;
+}
+
+}  // namespace
+
+ReferenceAnswers reference_answers_with_mistakes(const std::string& id, const Values& inputs,
+                                                 const std::vector<std::string>& mistakes) {
+    const ReferenceSolution reference = reference_solutions().at(id);
+    ReferenceAnswers answers{reference(Inputs(inputs)), {}};
+    for (const std::string& mistake : mistakes) {
+        try {
+            const Inputs slipped(inputs, mistake);
+            Values values = reference(slipped);
+            if (slipped.mistake_consulted()) answers.mistakes.emplace(mistake, std::move(values));
+        } catch (const std::exception&) {
+            // the mistake cannot be made on these inputs (shapes that do not fit, a zero divisor)
+        }
+    }
+    bool any = false;
+    const Values in_radians = degrees_read_as_radians(inputs, any);
+    if (any) try {
+            answers.mistakes.emplace("degrees_as_radians", reference(Inputs(in_radians)));
+        } catch (const std::exception&) {
+        }
+    return answers;
+}
+
 }  // namespace blockcheck

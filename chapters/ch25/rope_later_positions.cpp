@@ -13,6 +13,6 @@ int main() {
     // answer("rope_query", ...);              // turned by the query's own position
     // answer("rope_key", ...);                // turned by the key's own position
     // answer("dot", ...);                     // unscaled
-    // answer("relative_angle_degrees", ...);  // how much farther the key turned
+    // answer("relative_angle_degrees", ...);  // how much farther the key turned (an angle: modulo 360)
     // answer("causal_can_use_key", ...);      // true or false: think about the mask, not the angles
 }

@@ -9,8 +9,8 @@ int main() {
 
     // answer("sigmoid", ...);                 // vector
     // answer("silu", ...);                    // vector: a * sigmoid(a)
-    // answer("silu_is_pass_ratio", ...);      // true or false
+    // answer("silu_is_pass_ratio", ...);      // true or false: do these silu values all lie in 0..1?
     // answer("rms_norm", ...);                // vector: unit gains, epsilon 0
     // answer("rms_norm_mean", ...);           // number
-    // answer("rms_norm_has_zero_mean", ...);  // true or false
+    // answer("rms_norm_has_zero_mean", ...);  // true or false: is this row's rms_norm mean zero?
 }

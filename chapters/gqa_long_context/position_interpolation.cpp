@@ -12,8 +12,8 @@ int main() {
     // Interpolation divides every position by target / trained before the stamp turns.
 
     // answer("interpolation_factor", ...);     // number
-    // answer("neighbour_angle_degrees", ...);  // number: between positions p and p + 1, after interpolation
+    // answer("neighbour_angle_degrees", ...);  // number: between positions p and p + 1, after interpolation (do not reduce modulo 360)
     // answer("landed_position", ...);          // number: position / factor
-    // answer("landed_angle_degrees", ...);     // number: position's angle after interpolation
-    // answer("unscaled_angle_degrees", ...);   // number: position's angle without it
+    // answer("landed_angle_degrees", ...);     // number: position's angle after interpolation (do not reduce modulo 360)
+    // answer("unscaled_angle_degrees", ...);   // number: position's angle without it (do not reduce modulo 360)
 }

@@ -14,8 +14,8 @@ int main() {
     // A token at position p carries the angle p * angle_degrees. Stamping an arrow turns it
     // by that angle (cos and sin want radians).
 
-    // answer("stamp_angle_degrees", ...);     // vector: the pointer's angle at each position, in degrees
-    // answer("relative_angle_degrees", ...);  // number: key's angle minus query's angle
+    // answer("stamp_angle_degrees", ...);     // vector: the pointer's angle at each position, in degrees (do not reduce modulo 360)
+    // answer("relative_angle_degrees", ...);  // number: key's angle minus query's angle (do not reduce modulo 360)
     // answer("rope_query", ...);              // vector: the stamped query
     // answer("rope_key", ...);                // vector: the stamped key
     // answer("dot", ...);                     // number: their plain dot product

@@ -37,4 +37,13 @@ Matrix<T> matrix_from_rows(const std::vector<Vector<T>>& rows) {
     return m;
 }
 
+// M^T.  m: [R, C] -> [C, R]
+template <class T>
+Matrix<T> transpose(const Matrix<T>& m) {
+    Matrix<T> t(m.cols, m.rows);
+    for (std::size_t r = 0; r < m.rows; ++r)
+        for (std::size_t c = 0; c < m.cols; ++c) t(c, r) = m(r, c);
+    return t;
+}
+
 }  // namespace blockcheck

@@ -61,8 +61,8 @@ Json definition_json(const NewExercise& s, int order) {
           {"inputs", "name -> protocol text (number, [vector], [[matrix]], true/false): the book's values"},
           {"variants", "name -> how a variant draws the input: {\"number\": {min, max, step}}, "
                        "{\"vector\": {length, min, max, step, nonzero}}, {\"matrix\": {rows, cols, min, max, step}}"},
-          {"answers", "what the program prints: name, kind (number, integer, vector, matrix, boolean, choice), "
-                      "points, digits (decimal places a number must give), explain (for booleans and choices), options"},
+          {"answers", "what the program prints: name, kind (number, integer, vector, matrix, boolean, choice, angle), "
+                      "points, decimals (decimal places a number must give) or significant (significant digits), explain (for booleans and choices), options, general"},
           {"hints", "shown one at a time by `blockcheck hint`, each in both languages"},
           {"points", "the total: the sum of the answers' points"}}},
         {"id", s.id},
@@ -76,7 +76,7 @@ Json definition_json(const NewExercise& s, int order) {
          {{"en", "Print:\n  doubled — number: twice x."}, {"zh", "输出：\n  doubled —— 数：x 的两倍。"}}},
         {"inputs", {{"x", "1.5"}}},
         {"variants", {{"x", {{"number", {{"min", "-4"}, {"max", "4"}, {"step", "0.25"}}}}}}},
-        {"answers", Json::array({{{"name", "doubled"}, {"kind", "number"}, {"points", 1}, {"digits", 6}}})},
+        {"answers", Json::array({{{"name", "doubled"}, {"kind", "number"}, {"points", 1}, {"decimals", 6}}})},
         {"hints", Json::array({{{"en", "Add x to itself."}, {"zh", "把 x 与自己相加。"}}})},
         {"points", 1},
     };

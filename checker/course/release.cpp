@@ -46,7 +46,7 @@ Json exercise_cases(const Exercise& e, int variants) {
     Json file = {{"id", e.id}, {"digits", expected_digits}, {"cases", Json::array()}};
     auto add_case = [&](std::optional<std::uint64_t> seed, const InputList& inputs) {
         try {
-            file["cases"].push_back(expected_case(seed, inputs, e.expected->answers(e, inputs)));
+            file["cases"].push_back(expected_case(seed, inputs, e.expected->answers_and_mistakes(e, inputs)));
         } catch (const InputFileError&) {
             throw;
         } catch (const std::exception& error) {

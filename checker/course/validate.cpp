@@ -1,9 +1,13 @@
 #include "checker/course/validate.hpp"
 
 #include "checker/common/json_exact.hpp"
+#include "checker/exercise/diagnosis.hpp"
+#include "checker/exercise/expected.hpp"
 #include "checker/exercise/variants.hpp"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace blockcheck {
 namespace {
@@ -102,6 +106,47 @@ void check_references(const Exercise& e, const ValidateSettings& settings, const
                                     repeats, settings.reference_seeds, 100 * settings.max_repeat_share)}});
 }
 
+// The generic mistakes the grader derives from the expected value itself (a sign, a factor, an
+// order); every other declared mistake is made by the reference.
+bool derived_from_expected(const std::string& id) {
+    const auto& generic = generic_mistakes();
+    return id != "degrees_as_radians" && std::find(generic.begin(), generic.end(), id) != generic.end();
+}
+
+// Every mistake the definition declares, made by the reference on the book's inputs, changes some
+// answer: a mistake that gives the right answers there could never be told from a right program.
+void check_mistakes(const Exercise& e, const std::string& file, std::vector<Problem>& out) {
+    ExpectedCase book;
+    try {
+        book = e.expected->answers_and_mistakes(e, e.inputs);
+    } catch (const std::exception&) {
+        return;  // the reference's failure is reported by check_references
+    }
+    for (std::size_t i = 0; i < e.mistakes.size(); ++i) {
+        const std::string& id = e.mistakes[i];
+        if (derived_from_expected(id)) continue;
+        const std::string field = fmt::format("mistakes[{}] ({})", i, id);
+        const auto made = book.mistakes.find(id);
+        if (made == book.mistakes.end()) {
+            out.push_back({file, field,
+                           {"the reference never makes this mistake on the book's inputs: it must consult "
+                            "in.mistake(\"" + id + "\") where the mechanism is computed",
+                            "参考解答在书中的输入上从未犯这个错误：应在计算该机制处调用 in.mistake(\"" + id + "\")"}});
+            continue;
+        }
+        bool changes = false;
+        for (const auto& [name, value] : made->second) {
+            const auto right = book.answers.find(name);
+            changes = changes || right == book.answers.end() || expected_text(value) != expected_text(right->second);
+        }
+        if (!changes)
+            out.push_back({file, field,
+                           {"on the book's inputs this mistake gives exactly the right answers, so it could never "
+                            "be diagnosed: change the inputs or drop the mistake",
+                            "在书中的输入上，这个错误给出的答案与正确答案完全相同，因而无法诊断：请更换输入或删去该错误"}});
+    }
+}
+
 // The parts a result got wrong, "name (verdict)", for a message.
 std::string failing_parts(const ExerciseResult& r) {
     std::string parts;
@@ -190,6 +235,7 @@ std::vector<Problem> check_exercise(const fs::path& root, const Exercise& e, con
                                     const ValidateSettings& settings) {
     std::vector<Problem> out;
     check_references(e, settings, relative_to(root, e.file), out);
+    check_mistakes(e, relative_to(root, e.file), out);
     check_template(root, e, run, out);
     check_solved(root, e, run, settings, out);
     return out;

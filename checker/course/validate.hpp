@@ -27,8 +27,9 @@ struct ValidateSettings {
 // in both languages, every answer named in both prompts, declared totals that add up.
 std::vector<Problem> check_definition_text(const std::filesystem::path& root, const std::filesystem::path& file);
 
-// The reference on the book's inputs and on variants, the variant ranges, the template and
-// the solved program (tests/solved/<chapter>/<file>).
+// The reference on the book's inputs and on variants, the variant ranges, the declared mistakes
+// (each changes an answer on the book's inputs), the template and the solved program
+// (tests/solved/<chapter>/<file>).
 std::vector<Problem> check_exercise(const std::filesystem::path& root, const Exercise& exercise,
                                     const RunSettings& run, const ValidateSettings& settings);
 

@@ -1,5 +1,6 @@
 // Grading one answer part. Every number is compared in Real (50 digits) against the
-// reference; the tolerance follows from the digits the student wrote.
+// reference; the tolerance follows from the precision the exercise declares, never from the
+// number of digits the header happened to print.
 #include "checker/exercise/answer_compare.hpp"
 
 #include <fmt/format.h>
@@ -56,7 +57,7 @@ std::string backticked(std::string_view text) { return "`" + printable(text, tok
 // An error as the messages print it: 1.3e-03.
 std::string sci(const Real& x) { return fmt::format("{:.1e}", x.convert_to<double>()); }
 
-Text places(int n) {
+Text places_text(int n) {
     return {fmt::format("{} decimal place{}", n, n == 1 ? "" : "s"), fmt::format("{} 位小数", n)};
 }
 
@@ -139,45 +140,92 @@ Real reference_epsilon() {
     return value;
 }
 
-Real tolerance_for(std::string_view text, const Real& expected, const Real& part_max) {
+// The value of one unit of the declared last place, for an expected element.
+Real declared_unit(const Precision& precision, const Real& expected, const Real& part_max) {
+    using std::abs;
+    using std::floor;
+    using std::log10;
+    using std::pow;
+    if (precision.unit == Precision::decimals) return pow(Real(10), Real(-precision.places));
+    // significant digits: unit = 10^(floor(log10 |x|) - places + 1), x the element (or the part's largest)
+    const Real magnitude = expected != 0 ? abs(expected) : part_max != 0 ? part_max : Real(1);
+    return pow(Real(10), floor(log10(magnitude)) - Real(precision.places - 1));
+}
+
+// The bounds one element is graded by.
+struct Bounds {
+    Real declared;   // half a unit of the declared last place
+    Real slack;      // a few double rounding errors: 64 * 2^-52 * scale
+    Real tolerance;  // what applies: max(declared, slack), or the written digits for answer_decimal
+    Real written;    // half a unit of the last digit the text gives: what printing it rounded away
+    bool held_to_written = false;  // more digits than a double holds (answer_decimal): held to them all
+    // An error beyond both double rounding and the rounding of the digits printed: something in
+    // the computation itself (float arithmetic, a short constant) made it.
+    bool unexplained(const Real& error) const { return error > slack && error > written; }
+};
+
+Bounds bounds_for(std::string_view text, const Real& expected, const Real& part_max, const Precision& precision) {
     using std::abs;
     using std::pow;
-    // half_unit = 0.5 * 10^-decimals(text)
-    Real half_unit = Real(0.5) * pow(Real(10), Real(-decimals(text)));
+    Bounds b;
+    b.declared = Real(0.5) * declared_unit(precision, expected, part_max);
     // scale = max(|expected element|, largest |element| of the whole expected part, 1)
-    Real scale = std::max({abs(expected), part_max, Real(1)});
-    // significant(text) <= 17: tol = max(half_unit, 64 * 2^-52 * scale), so an honest double computation passes
-    if (significant(text) <= 17) return std::max(half_unit, Real(64) * double_epsilon() * scale);
-    // more digits than a double holds: tol = max(half_unit, 1e-45 * scale), held to the reference's precision
-    return std::max(half_unit, reference_epsilon() * scale);
+    const Real scale = std::max({abs(expected), part_max, Real(1)});
+    b.slack = Real(64) * double_epsilon() * scale;
+    b.tolerance = std::max(b.declared, b.slack);
+    b.written = Real(0.5) * pow(Real(10), Real(-decimals(text)));
+    if (significant(text) > 17) {
+        // written out on purpose beyond a double: tol = max(half a unit of its last digit, 1e-45 * scale)
+        b.tolerance = std::min(b.tolerance, std::max(b.written, reference_epsilon() * scale));
+        b.held_to_written = true;
+    }
+    return b;
+}
+
+// Fewer digits than declared: decimal places after the point, or significant digits.
+bool too_few_digits(std::string_view text, const Precision& precision) {
+    if (precision.unit == Precision::decimals) return decimals(text) < precision.places;
+    // a zero written as 0.000...: count every digit written
+    if (significant(text) == 0) {
+        DecimalParts parts = split_decimal(text);
+        return static_cast<int>(parts.integer.size() + parts.fraction.size()) < precision.places;
+    }
+    return significant(text) < precision.places;
+}
+
+// given - expected, reduced modulo 360 into [-180, 180] for an angle in degrees.
+Real difference(const Real& given, const Real& expected, bool angle) {
+    using std::floor;
+    Real d = given - expected;
+    if (angle) d -= Real(360) * floor((d + Real(180)) / Real(360));
+    return d;
 }
 
 // One number of a part against its reference.
 struct ElementGrade {
     Verdict verdict = Verdict::correct;
     bool non_finite = false;  // nan, inf, or a decimal beyond the range of numbers
-    Real error, tolerance;
-    int decimals = 0;
+    Real error;
+    Bounds bounds;
 };
 
-ElementGrade grade_element(const NumberText& given, const Real& expected, const Real& part_max, int digits) {
+ElementGrade grade_element(const NumberText& given, const Real& expected, const Real& part_max, const AnswerSpec& spec) {
     // nan and inf never match a finite reference
-    if (is_non_finite_text(given.text)) return {Verdict::wrong, true, Real(0), Real(0), 0};
+    if (is_non_finite_text(given.text)) return {Verdict::wrong, true, Real(0), {}};
     Real value;
     try {
         value = number_value(given);
     } catch (const ProtocolError&) {
-        return {Verdict::wrong, true, Real(0), Real(0), 0};
+        return {Verdict::wrong, true, Real(0), {}};
     }
     using std::abs;
     ElementGrade g;
-    g.decimals = decimals(given.text);
-    g.error = abs(value - expected);
-    g.tolerance = tolerance_for(given.text, expected, part_max);
-    // fewer decimal places than the answer asks for: too_few_digits, whatever the value
-    if (g.decimals < digits) g.verdict = Verdict::too_few_digits;
+    g.error = abs(difference(value, expected, spec.kind == AnswerKind::angle));
+    g.bounds = bounds_for(given.text, expected, part_max, spec.precision);
+    // fewer digits than the answer declares: too_few_digits, whatever the value
+    if (too_few_digits(given.text, spec.precision)) g.verdict = Verdict::too_few_digits;
     // correct iff |given - expected| <= tol
-    else g.verdict = g.error <= g.tolerance ? Verdict::correct : Verdict::wrong;
+    else g.verdict = g.error <= g.bounds.tolerance ? Verdict::correct : Verdict::wrong;
     return g;
 }
 
@@ -238,12 +286,12 @@ bool worse(const ElementGrade& a, const ElementGrade& b) {
     return a.error > b.error;
 }
 
-CellSummary grade_cells(const std::vector<Cell>& cells, int digits) {
+CellSummary grade_cells(const std::vector<Cell>& cells, const AnswerSpec& spec) {
     using std::abs;
     Real part_max(0);
     for (const Cell& c : cells) part_max = std::max(part_max, abs(*c.expected));
     CellSummary s;
-    for (const Cell& c : cells) s.grades.push_back(grade_element(*c.given, *c.expected, part_max, digits));
+    for (const Cell& c : cells) s.grades.push_back(grade_element(*c.given, *c.expected, part_max, spec));
     std::optional<std::size_t> worst_wrong, first_too_few;
     for (std::size_t i = 0; i < s.grades.size(); ++i) {
         const ElementGrade& g = s.grades[i];
@@ -272,59 +320,84 @@ Text count_text(std::size_t count, std::size_t total, const Text& what) {
     return {fmt::format("; {} of {} elements {}", count, total, what.en), fmt::format("；{} 个元素中有 {} 个{}", total, count, what.zh)};
 }
 
-Text error_text(const ElementGrade& g, const Real& expected) {
-    using std::abs;
-    std::string rel = expected == 0 ? "" : sci(g.error / abs(expected));
-    Text t{"absolute error " + sci(g.error), "绝对误差 " + sci(g.error)};
-    if (!rel.empty()) t = join(t, {", relative error " + rel, "，相对误差 " + rel});
-    return join(t, {" (allowed " + sci(g.tolerance) + ")", "（允许 " + sci(g.tolerance) + "）"});
+// "off by 2.0e-06; 6 decimal places asked, so up to 5.0e-07 is accepted"
+Text error_text(const ElementGrade& g, const AnswerSpec& spec) {
+    const std::string off = sci(g.error), bound = sci(g.bounds.tolerance);
+    if (g.bounds.held_to_written)
+        return {fmt::format("off by {}; the answer is written to more digits than a double holds and is held to all of "
+                            "them, so up to {} is accepted", off, bound),
+                fmt::format("差了 {}；答案写出的位数超过 double 所能保存的位数，每一位都要算对，所以误差不超过 {} 才算对",
+                            off, bound)};
+    const Text asked = spec.precision.describe();
+    const std::string turn_en = spec.kind == AnswerKind::angle ? " (modulo a full turn)" : "";
+    const std::string turn_zh = spec.kind == AnswerKind::angle ? "（按整圈取模）" : "";
+    return {fmt::format("off by {}{}; {} asked, so up to {} is accepted", off, turn_en, asked.en, bound),
+            fmt::format("差了 {}{}；本题要求 {}，误差不超过 {} 即算对", off, turn_zh, asked.zh, bound)};
 }
 
-Text wrong_text(const Cell& cell, const ElementGrade& g) {
+Text wrong_text(const Cell& cell, const ElementGrade& g, const AnswerSpec& spec) {
     if (g.non_finite)
         return join(subject(cell.where, {"wrong: ", "错误："}, {" is ", " 是 "}),
                     {backticked(cell.given->text) + ", which never matches a finite value",
                      backticked(cell.given->text) + "，不可能与有限的正确值相符"});
-    return join(subject(cell.where, {"wrong: ", "错误："}, {" is wrong: ", " 错误："}), error_text(g, *cell.expected));
+    return join(subject(cell.where, {"wrong: ", "错误："}, {" is wrong: ", " 错误："}), error_text(g, spec));
 }
 
-Text too_few_text(const Cell& cell, const ElementGrade& g, int digits) {
-    Text given = places(std::max(g.decimals, 0));
+Text too_few_text(const Cell& cell, const ElementGrade& g, const Precision& precision) {
+    const Text asked = precision.describe();
     Text t = join(subject(cell.where, {"too few digits: ", "位数不足："}, {" has too few digits: ", " 位数不足："}),
-                  {fmt::format("gave {} ({}), this answer asks for at least {}", given.en, backticked(cell.given->text),
-                               places(digits).en),
-                   fmt::format("给出了 {}（{}），本题至少要求 {}", given.zh, backticked(cell.given->text), places(digits).zh)});
-    if (g.error <= g.tolerance) return t;
+                  {fmt::format("{} is written to fewer than the {} this answer asks for", backticked(cell.given->text), asked.en),
+                   fmt::format("{} 写出的位数少于本题要求的 {}", backticked(cell.given->text), asked.zh)});
+    if (g.error <= std::max(g.bounds.tolerance, g.bounds.written)) return t;  // rounded right, only short
     return join(t, {"; the digits given are also off by " + sci(g.error), "；而且给出的数字本身也差了 " + sci(g.error)});
 }
 
+// The note of a correct answer that is not exact to double precision: how far, and what that
+// usually means.
+Text inexact_note(const ElementGrade& g, const Real& expected) {
+    using std::abs;
+    const std::string off = sci(g.error);
+    const std::string rel = expected == 0 ? off : sci(g.error / abs(expected));
+    return {fmt::format("; note: {} off the exact value (relative {}), more than double rounding explains: usually "
+                        "float (single precision) arithmetic, or a constant such as pi typed with few digits",
+                        off, rel),
+            fmt::format("；注意：与精确值相差 {}（相对误差 {}），超出了 double 舍入误差的范围：通常是用了 float（单精度）"
+                        "运算，或是把 pi 之类的常数写得位数太少",
+                        off, rel)};
+}
+
 Text numbers_message(const AnswerSpec& spec, const std::vector<Cell>& cells, const CellSummary& s,
-                     const Value& expected, const AnswerCompareOptions& options) {
+                     const Value& expected, const AnswerCompareOptions& options, std::size_t worst_error) {
     const Cell& cell = cells[s.worst];
     const ElementGrade& g = s.grades[s.worst];
     if (s.verdict == Verdict::wrong)
-        return join(join(wrong_text(cell, g), count_text(s.wrong, cells.size(), {"wrong", "错误"})),
+        return join(join(wrong_text(cell, g, spec), count_text(s.wrong, cells.size(), {"wrong", "错误"})),
                     reveal_text(expected, options));
     if (s.verdict == Verdict::too_few_digits)
-        return join(too_few_text(cell, g, spec.digits),
+        return join(too_few_text(cell, g, spec.precision),
                     count_text(s.too_few, cells.size(), {"have too few digits", "位数不足"}));
-    return {fmt::format("correct to {}", places(spec.digits).en), fmt::format("正确，精确到 {}", places(spec.digits).zh)};
+    const Text asked = spec.precision.describe();
+    Text correct{"correct to " + asked.en, "正确，精确到 " + asked.zh};
+    const ElementGrade& largest = s.grades[worst_error];
+    if (largest.bounds.unexplained(largest.error)) return join(correct, inexact_note(largest, *cells[worst_error].expected));
+    return correct;
 }
 
 PartResult grade_numbers(const AnswerSpec& spec, const ProgramLine& given, const Value& expected,
                          const AnswerCompareOptions& options) {
     auto cells = pair_cells(given.value, expected);
     if (!cells) return result(spec, &given, Verdict::wrong, shape_mismatch(expected, given.value));
-    CellSummary s = grade_cells(*cells, spec.digits);
-    PartResult r = result(spec, &given, s.verdict, numbers_message(spec, *cells, s, expected, options));
+    CellSummary s = grade_cells(*cells, spec);
     // the worst element's errors; for a correct part, the largest over all elements
     std::size_t at = s.worst;
     if (s.verdict == Verdict::correct)
         for (std::size_t i = 0; i < s.grades.size(); ++i)
             if (worse(s.grades[i], s.grades[at])) at = i;
+    PartResult r = result(spec, &given, s.verdict, numbers_message(spec, *cells, s, expected, options, at));
     if (!s.grades[at].non_finite) {
         r.abs_error = s.grades[at].error.convert_to<double>();
         r.rel_error = relative(s.grades[at].error, *(*cells)[at].expected);
+        r.inexact = s.verdict == Verdict::correct && s.grades[at].bounds.unexplained(s.grades[at].error);
     }
     return r;
 }
@@ -363,8 +436,10 @@ PartResult grade_integer(const AnswerSpec& spec, const ProgramLine& given, const
 
 // ---- booleans and choices ----------------------------------------------------------------
 
-Text explained(Text message, const AnswerSpec& spec) {
-    if (spec.explain.en.empty() && spec.explain.zh.empty()) return message;
+// The explanation of a boolean or choice: given once the part is right, or with --reveal;
+// never with a wrong answer otherwise, since it gives the answer away.
+Text explained(Text message, const AnswerSpec& spec, bool shown) {
+    if (!shown || (spec.explain.en.empty() && spec.explain.zh.empty())) return message;
     return {message.en + ". " + spec.explain.en, message.zh + "。" + spec.explain.in(Lang::zh)};
 }
 
@@ -377,10 +452,10 @@ PartResult grade_boolean(const AnswerSpec& spec, const ProgramLine& given, bool 
     auto* value = std::get_if<bool>(&given.value);
     if (!value) return result(spec, &given, Verdict::wrong, shape_mismatch(Value(expected), given.value));
     // booleans match exactly
-    if (*value == expected) return result(spec, &given, Verdict::correct, {"correct", "正确"});
+    if (*value == expected) return result(spec, &given, Verdict::correct, explained({"correct", "正确"}, spec, true));
     std::string said = *value ? "true" : "false";
     Text message = join({"wrong: the output says " + said, "错误：输出为 " + said}, reveal_text(Value(expected), options));
-    return result(spec, &given, Verdict::wrong, explained(message, spec));
+    return result(spec, &given, Verdict::wrong, explained(message, spec, options.reveal));
 }
 
 // The word a choice answer gives: a bare word, or true/false or a number written as one.
@@ -401,10 +476,11 @@ PartResult grade_choice(const AnswerSpec& spec, const ProgramLine& given, const 
     auto word = given_word(given.value);
     if (!word) return result(spec, &given, Verdict::wrong, shape_mismatch(Value(expected), given.value));
     // choices match as words, case-insensitively
-    if (lower(*word) == lower(expected.word)) return result(spec, &given, Verdict::correct, {"correct", "正确"});
+    if (lower(*word) == lower(expected.word))
+        return result(spec, &given, Verdict::correct, explained({"correct", "正确"}, spec, true));
     Text message = join({"wrong: the output says " + backticked(*word), "错误：输出为 " + backticked(*word)},
                         reveal_text(Value(expected), options));
-    return result(spec, &given, Verdict::wrong, explained(message, spec));
+    return result(spec, &given, Verdict::wrong, explained(message, spec, options.reveal));
 }
 
 // ---- dispatch ----------------------------------------------------------------------------
@@ -414,6 +490,7 @@ bool reference_fits(AnswerKind kind, const Value& expected) {
     if (std::holds_alternative<Undefined>(expected)) return true;
     switch (kind) {
         case AnswerKind::number:
+        case AnswerKind::angle:
         case AnswerKind::integer: return std::holds_alternative<Real>(expected);
         case AnswerKind::vector: return std::holds_alternative<Vector<Real>>(expected);
         case AnswerKind::matrix: return std::holds_alternative<Matrix<Real>>(expected);
@@ -508,7 +585,7 @@ std::string_view verdict_name(Verdict verdict) {
 
 std::optional<AnswerKind> answer_kind_from_name(std::string_view name) {
     for (AnswerKind kind : {AnswerKind::number, AnswerKind::integer, AnswerKind::vector, AnswerKind::matrix,
-                            AnswerKind::boolean, AnswerKind::choice})
+                            AnswerKind::boolean, AnswerKind::choice, AnswerKind::angle})
         if (answer_kind_name(kind) == name) return kind;
     return std::nullopt;
 }
@@ -521,6 +598,7 @@ std::string_view answer_kind_name(AnswerKind kind) {
         case AnswerKind::matrix: return "matrix";
         case AnswerKind::boolean: return "boolean";
         case AnswerKind::choice: return "choice";
+        case AnswerKind::angle: return "angle";
     }
     return "number";
 }
@@ -563,6 +641,35 @@ PartResult grade_part(const AnswerSpec& spec, const ProgramLine* given, const Va
         case AnswerKind::choice: return grade_choice(spec, *given, std::get<Choice>(expected), options);
         default: return grade_numbers(spec, *given, expected, options);
     }
+}
+
+bool within_tolerance(const AnswerSpec& spec, const Reading& given, const Value& candidate) {
+    if (!all_finite(candidate)) return false;
+    if (spec.kind == AnswerKind::integer) {
+        auto* number = std::get_if<NumberText>(&given);
+        auto* x = std::get_if<Real>(&candidate);
+        if (!number || !x || !is_whole_text(number->text)) return false;
+        try {
+            return number_value(*number) == *x;
+        } catch (const ProtocolError&) {
+            return false;
+        }
+    }
+    if (!std::holds_alternative<Real>(candidate) && !std::holds_alternative<Vector<Real>>(candidate) &&
+        !std::holds_alternative<Matrix<Real>>(candidate))
+        return false;
+    auto cells = pair_cells(given, candidate);
+    if (!cells) return false;
+    const CellSummary s = grade_cells(*cells, spec);
+    return s.wrong == 0 && std::all_of(s.grades.begin(), s.grades.end(), [](const ElementGrade& g) {
+               return !g.non_finite && g.error <= g.bounds.tolerance;
+           });
+}
+
+Text Precision::describe() const {
+    if (unit == significant)
+        return {fmt::format("{} significant digit{}", places, places == 1 ? "" : "s"), fmt::format("{} 位有效数字", places)};
+    return places_text(places);
 }
 
 PartResult unparseable_part(const AnswerSpec& spec, const ProtocolIssue& issue) {

@@ -2,6 +2,7 @@
 
 #include "checker/common/json_exact.hpp"
 #include "checker/common/json_fields.hpp"
+#include "checker/exercise/diagnosis.hpp"
 #include "checker/exercise/protocol.hpp"
 #include "checker/exercise/variants.hpp"
 
@@ -29,8 +30,20 @@ AnswerSpec read_answer(const Json& json, const std::string& where, std::vector<s
     if (!parsed) throw InputFileError(field_path(where, "kind") + ": unknown kind \"" + kind + "\"");
     spec.kind = *parsed;
     spec.points = json.contains("points") ? static_cast<double>(whole_number(json["points"], field_path(where, "points"), 1, 1000)) : 1.0;
-    spec.digits = json.contains("digits") ? static_cast<int>(whole_number(json["digits"], field_path(where, "digits"), 0, 40)) : 6;
+    if (json.contains("decimals") && json.contains("significant"))
+        throw InputFileError(where + ": give either \"decimals\" or \"significant\", not both");
+    if (json.contains("digits"))
+        throw InputFileError(field_path(where, "digits") + ": declare \"decimals\" (decimal places) or \"significant\" (significant digits)");
+    if (json.contains("significant"))
+        spec.precision = {Precision::significant, static_cast<int>(whole_number(json["significant"], field_path(where, "significant"), 1, 40))};
+    else
+        spec.precision = {Precision::decimals, json.contains("decimals") ? static_cast<int>(whole_number(json["decimals"], field_path(where, "decimals"), 0, 40)) : 6};
     if (json.contains("explain")) spec.explain = text_field(json, "explain", where);
+    spec.general = json.contains("general") && json["general"].is_boolean() && json["general"].get<bool>();
+    if (json.contains("general") && !json["general"].is_boolean())
+        throw InputFileError(field_path(where, "general") + ": expected true or false, got " + json_shown(json["general"]));
+    if (spec.general && spec.kind != AnswerKind::boolean && spec.kind != AnswerKind::choice)
+        throw InputFileError(field_path(where, "general") + ": only a boolean or choice answer can be a general claim");
     if (json.contains("options")) {
         const Json& list = json["options"];
         if (!list.is_array() || list.empty() || !std::all_of(list.begin(), list.end(), [](const Json& o) { return o.is_string(); }))
@@ -92,6 +105,15 @@ Exercise read_fields(const Json& json, const std::filesystem::path& file, const 
         std::vector<std::string> options;
         e.answers.push_back(read_answer(answers[i], field_path(where, fmt::format("answers[{}]", i)), options));
         if (!options.empty()) e.options[e.answers.back().name] = options;
+    }
+    if (json.contains("mistakes")) {
+        const Json& list = json["mistakes"];
+        if (!list.is_array()) throw InputFileError(field_path(where, "mistakes") + ": expected a list of mistake ids, got " + json_shown(list));
+        for (const Json& id : list) {
+            const std::string name = id.is_string() ? id.get<std::string>() : json_shown(id);
+            if (!known_mistake(name)) throw InputFileError(field_path(where, "mistakes") + ": unknown mistake \"" + name + "\"");
+            e.mistakes.push_back(name);
+        }
     }
     if (json.contains("hints"))
         for (std::size_t i = 0; i < list_field(json, "hints", where).size(); ++i)

@@ -28,6 +28,7 @@ struct Exercise {
     std::vector<AnswerSpec> answers;
     std::map<std::string, std::vector<std::string>> options;  // choice answers: their letters
     std::vector<Text> hints;
+    std::vector<std::string> mistakes;       // classic mistakes diagnosed, computed by the reference
     std::filesystem::path file;              // where the definition was read from
     std::shared_ptr<const ExpectedAnswers> expected;  // where its expected answers come from
 

@@ -14,19 +14,44 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// Answer name -> protocol text, from {"name": "text", ...}.
+std::map<std::string, std::string> answer_texts(const Json& json, const std::string& where) {
+    if (!json.is_object()) throw InputFileError(where + ": expected {\"answer\": \"protocol text\", ...}");
+    std::map<std::string, std::string> texts;
+    for (const auto& [name, text] : json.items()) {
+        if (!text.is_string()) throw InputFileError(where + "." + name + ": expected protocol text");
+        texts[name] = text.get<std::string>();
+    }
+    return texts;
+}
+
+Values values_of(const std::map<std::string, std::string>& texts) {
+    Values values;
+    for (const auto& [name, text] : texts) values.emplace(name, expected_value(text));
+    return values;
+}
+
 // The answers `release` computed: per exercise, per case key, the answer texts.
 class DataAnswers final : public ExpectedAnswers {
 public:
     explicit DataAnswers(const std::filesystem::path& root);
 
     bool knows(const std::string& id) const override { return cases_.count(id) > 0; }
-    Values answers(const Exercise& exercise, const InputList& inputs) const override;
+    Values answers(const Exercise& exercise, const InputList& inputs) const override {
+        return answers_and_mistakes(exercise, inputs).answers;
+    }
+    ExpectedCase answers_and_mistakes(const Exercise& exercise, const InputList& inputs) const override;
     std::optional<std::vector<std::uint64_t>> carried_variants() const override { return variants_; }
 
 private:
     void read_exercise_file(const std::filesystem::path& file);
 
-    std::map<std::string, std::map<std::string, std::map<std::string, std::string>>> cases_;  // id -> key -> answers
+    using Texts = std::map<std::string, std::string>;  // answer name -> protocol text
+    struct CaseTexts {
+        Texts answers;
+        std::map<std::string, Texts> mistakes;  // mistake id -> answers
+    };
+    std::map<std::string, std::map<std::string, CaseTexts>> cases_;  // id -> key -> answers
     std::vector<std::uint64_t> variants_;
 };
 
@@ -63,24 +88,26 @@ void DataAnswers::read_exercise_file(const std::filesystem::path& file) {
             if (!text.is_string()) throw InputFileError(at + ".inputs." + name + ": expected protocol text");
             inputs.emplace_back(name, text.get<std::string>());
         }
-        auto& answers = cases[case_key(inputs)];
-        for (const auto& [name, text] : c["answers"].items()) {
-            if (!text.is_string()) throw InputFileError(at + ".answers." + name + ": expected protocol text");
-            answers[name] = text.get<std::string>();
+        CaseTexts& texts = cases[case_key(inputs)];
+        texts.answers = answer_texts(c["answers"], at + ".answers");
+        if (c.contains("mistakes")) {
+            if (!c["mistakes"].is_object()) throw InputFileError(at + ".mistakes: expected {\"mistake id\": {answers}}");
+            for (const auto& [id, answers] : c["mistakes"].items())
+                texts.mistakes[id] = answer_texts(answers, at + ".mistakes." + id);
         }
     }
 }
 
-Values DataAnswers::answers(const Exercise& exercise, const InputList& inputs) const {
+ExpectedCase DataAnswers::answers_and_mistakes(const Exercise& exercise, const InputList& inputs) const {
     auto exercise_cases = cases_.find(exercise.id);
     if (exercise_cases == cases_.end())
         throw std::runtime_error("this edition has no expected answers for " + exercise.id);
     auto found = exercise_cases->second.find(case_key(inputs));
     if (found == exercise_cases->second.end())
         throw std::runtime_error("this edition has no expected answers for these inputs of " + exercise.id);
-    Values values;
-    for (const auto& [name, text] : found->second) values.emplace(name, expected_value(text));
-    return values;
+    ExpectedCase answers{values_of(found->second.answers), {}};
+    for (const auto& [id, texts] : found->second.mistakes) answers.mistakes.emplace(id, values_of(texts));
+    return answers;
 }
 
 }  // namespace
@@ -99,13 +126,21 @@ std::string case_key(const InputList& inputs) {
 }
 
 nlohmann::ordered_json expected_case(std::optional<std::uint64_t> variant, const InputList& inputs,
-                                     const Values& answers) {
+                                     const ExpectedCase& answers) {
+    auto texts = [](const Values& values) {
+        Json json = Json::object();
+        for (const auto& [name, value] : values) json[name] = expected_text(value);
+        return json;
+    };
     Json c = Json::object();
     if (variant) c["variant"] = *variant;
     c["inputs"] = Json::object();
     for (const auto& [name, text] : inputs) c["inputs"][name] = text;
-    c["answers"] = Json::object();
-    for (const auto& [name, value] : answers) c["answers"][name] = expected_text(value);
+    c["answers"] = texts(answers.answers);
+    if (!answers.mistakes.empty()) {
+        c["mistakes"] = Json::object();
+        for (const auto& [id, values] : answers.mistakes) c["mistakes"][id] = texts(values);
+    }
     return c;
 }
 

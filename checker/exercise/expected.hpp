@@ -26,6 +26,13 @@ using InputList = std::vector<std::pair<std::string, std::string>>;
 // Significant digits of every expected number, in both editions.
 inline constexpr int expected_digits = 50;
 
+// The expected answers of one case and, for each classic mistake the exercise declares that
+// changes anything, the answers the block gives with that one mistake made (mistake id -> answers).
+struct ExpectedCase {
+    Values answers;
+    std::map<std::string, Values> mistakes;
+};
+
 class ExpectedAnswers {
 public:
     virtual ~ExpectedAnswers() = default;
@@ -34,6 +41,8 @@ public:
     // The expected answers for these inputs, by answer name; throws std::exception naming
     // the exercise when there are none.
     virtual Values answers(const Exercise& exercise, const InputList& inputs) const = 0;
+    // The same with the mistakes' answers, for diagnosis.
+    virtual ExpectedCase answers_and_mistakes(const Exercise& exercise, const InputList& inputs) const = 0;
     // The variant seeds it can grade, when it cannot grade every seed.
     virtual std::optional<std::vector<std::uint64_t>> carried_variants() const { return std::nullopt; }
 };
@@ -54,10 +63,10 @@ Value expected_value(const std::string& text);
 // "0.50" and "5e-1" name the same case.
 std::string case_key(const InputList& inputs);
 
-// The data file of one exercise's cases: {"id", "digits", "cases": [{"variant"?, "inputs",
-// "answers"}]}, what `release` writes and answers_from_data reads.
+// One case of an exercise's data file: {"id", "digits", "cases": [{"variant"?, "inputs",
+// "answers", "mistakes"?: {id: answers}}]}, what `release` writes and answers_from_data reads.
 nlohmann::ordered_json expected_case(std::optional<std::uint64_t> variant, const InputList& inputs,
-                                     const Values& answers);
+                                     const ExpectedCase& answers);
 
 // An unknown seed in the student edition: "this edition carries variants 1-5; ..." in the
 // reader's language, as an InputFileError. Nothing when the provider grades every seed.

@@ -8,16 +8,29 @@
 namespace blockcheck {
 namespace {
 
-class ReferenceAnswers final : public ExpectedAnswers {
+class ReferenceProvider final : public ExpectedAnswers {
 public:
     bool knows(const std::string& id) const override { return reference_solutions().count(id) > 0; }
 
     // The reference's values rounded to their 50-digit text, as the student edition stores them.
     Values answers(const Exercise& exercise, const InputList& inputs) const override {
         const Values values = parse_inputs(input_text(inputs), exercise.id + " inputs");
+        return rounded(reference_solutions().at(exercise.id)(Inputs(values)));
+    }
+
+    // The same with the exercise's mistakes (and the generic input ones), computed through the block.
+    ExpectedCase answers_and_mistakes(const Exercise& exercise, const InputList& inputs) const override {
+        const Values values = parse_inputs(input_text(inputs), exercise.id + " inputs");
+        const ReferenceAnswers reference = reference_answers_with_mistakes(exercise.id, values, exercise.mistakes);
+        ExpectedCase answers{rounded(reference.expected), {}};
+        for (const auto& [id, mistaken] : reference.mistakes) answers.mistakes.emplace(id, rounded(mistaken));
+        return answers;
+    }
+
+private:
+    static Values rounded(const Values& values) {
         Values answers;
-        for (const auto& [name, value] : reference_solutions().at(exercise.id)(Inputs(values)))
-            answers.emplace(name, expected_value(expected_text(value)));
+        for (const auto& [name, value] : values) answers.emplace(name, expected_value(expected_text(value)));
         return answers;
     }
 };
@@ -26,7 +39,7 @@ public:
 
 #ifndef BLOCKCHECK_STUDENT_EDITION
 std::shared_ptr<const ExpectedAnswers> edition_answers(const std::filesystem::path&) {
-    return std::make_shared<ReferenceAnswers>();
+    return std::make_shared<ReferenceProvider>();
 }
 #endif
 

@@ -1,7 +1,10 @@
 #include "checker/exercise/grading.hpp"
 
+#include "checker/exercise/diagnosis.hpp"
+
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 
@@ -27,7 +30,14 @@ static std::string tail_lines(const std::string& text, std::size_t lines = 5) {
     std::size_t pos = text.size();
     for (std::size_t n = 0; pos > 0 && n <= lines; --pos)
         if (text[pos - 1] == '\n' && pos != text.size()) ++n;
-    return printable(text.substr(pos), 600);
+    // each line made printable on its own, so the line breaks stay real ones
+    std::string tail, rest = text.substr(pos);
+    for (std::size_t start = 0; start < rest.size() && tail.size() < 600;) {
+        std::size_t stop = std::min(rest.find('\n', start), rest.size());
+        tail += (tail.empty() ? "" : "\n") + printable(std::string_view(rest).substr(start, stop - start), 300);
+        start = stop + 1;
+    }
+    return tail;
 }
 
 Text describe_end(const RunResult& run, const Limits& limits) {
@@ -74,6 +84,7 @@ const PartResult* ExerciseResult::first_failing_part() const {
 std::optional<Verdict> ExerciseResult::whole_program_verdict() const {
     if (parts.empty()) return std::nullopt;
     const Verdict v = parts.front().verdict;
+    if (std::any_of(parts.begin(), parts.end(), [&](const PartResult& p) { return p.verdict != v; })) return std::nullopt;
     const bool whole = v == Verdict::compile_error || v == Verdict::crashed || v == Verdict::timed_out ||
                        v == Verdict::output_limit || (v == Verdict::grader_fault && !note.en.empty());
     return whole ? std::optional(v) : std::nullopt;
@@ -94,16 +105,47 @@ Values expected_answers(const Exercise& exercise, const InputList& inputs) {
     return exercise.expected->answers(exercise, inputs);
 }
 
+ExpectedCase expected_answers_and_mistakes(const Exercise& exercise, const InputList& inputs) {
+    return exercise.expected->answers_and_mistakes(exercise, inputs);
+}
+
+// Levenshtein distance, for "did you mean".
+static std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+std::optional<std::string> closest_name(std::string_view name, const std::vector<std::string>& names) {
+    std::optional<std::string> best;
+    std::size_t best_distance = std::max<std::size_t>(2, name.size() / 3) + 1;
+    for (const std::string& candidate : names) {
+        const std::size_t d = edit_distance(name, candidate);
+        if (d < best_distance) best = candidate, best_distance = d;
+    }
+    return best;
+}
+
 ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, std::string_view output,
                             const AnswerCompareOptions& options) {
-    Values expected;
+    ExpectedCase reference;
     try {
-        expected = expected_answers(exercise, inputs);
+        reference = expected_answers_and_mistakes(exercise, inputs);
     } catch (const std::exception& e) {
         return failed_exercise(exercise, Verdict::grader_fault,
                                {std::string("the reference solution failed: ") + e.what(),
                                 std::string("参考解答出错：") + e.what()});
     }
+    const Values& expected = reference.answers;
     const ProgramOutput parsed = parse_program_output(output);
     ExerciseResult r;
     r.id = exercise.id;
@@ -117,18 +159,79 @@ ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, s
                                {"the reference solution gave no value for this part", "参考解答没有给出这一项的值"}});
         else if (given == parsed.answers.end() && issue != parsed.issues.end())
             r.parts.push_back(unparseable_part(spec, *issue));
-        else
-            r.parts.push_back(grade_part(spec, given == parsed.answers.end() ? nullptr : &given->second, want->second, options));
+        else {
+            PartResult part = grade_part(spec, given == parsed.answers.end() ? nullptr : &given->second, want->second, options);
+            if (given != parsed.answers.end())
+                part.diagnosis = diagnose(spec, part, given->second, want->second, reference.mistakes);
+            r.parts.push_back(std::move(part));
+        }
     }
+    std::vector<std::string> answer_names;
+    for (const AnswerSpec& spec : exercise.answers) answer_names.push_back(spec.name);
     for (const ProtocolIssue& issue : parsed.issues)
         if (issue.name.empty()) r.issues.push_back(issue);
     for (const auto& [name, line] : parsed.answers)
         if (std::none_of(exercise.answers.begin(), exercise.answers.end(), [&](auto& a) { return a.name == name; }))
-            r.issues.push_back({line.line, name, line.text,
-                                {fmt::format("line {}: `{}`: this exercise has no answer called '{}'", line.line, line.text, name),
-                                 fmt::format("第 {} 行：`{}`：本题没有名为 '{}' 的答案", line.line, line.text, name)}});
+        {
+            Text message{fmt::format("line {}: `{}`: this exercise has no answer called '{}'", line.line, line.text, name),
+                         fmt::format("第 {} 行：`{}`：本题没有名为 '{}' 的答案", line.line, line.text, name)};
+            if (auto near = closest_name(name, answer_names))
+                message = {message.en + fmt::format("; did you mean `{}`?", *near),
+                           message.zh + fmt::format("；是不是想写 `{}`？", *near)};
+            r.issues.push_back({line.line, name, line.text, message});
+        }
     settle_status(r);
     return r;
+}
+
+// The header's own message when the program asked for an input this exercise does not have
+// (blockcheck.hpp exits with 2 after "blockcheck: this exercise has no input ..."); empty otherwise.
+static std::string header_input_error(const RunResult& run) {
+    constexpr std::string_view prefix = "blockcheck: ";
+    if (run.status != RunStatus::exited || run.exit_code != 2) return {};
+    const std::size_t at = run.err.rfind(prefix);
+    if (at == std::string::npos) return {};
+    const std::string line = run.err.substr(at + prefix.size(), run.err.find('\n', at) - at - prefix.size());
+    return line.find("input") == std::string::npos ? std::string{} : printable(line, 400);
+}
+
+ExerciseResult grade_run(const Exercise& exercise, const InputList& inputs, const RunResult& run, const Limits& limits,
+                         const AnswerCompareOptions& options) {
+    if (run.status == RunStatus::exited && run.exit_code == 0) return grade_output(exercise, inputs, run.out, options);
+    const Verdict end = verdict_of_end(run.status);
+    const std::string input_error = header_input_error(run);
+    const bool partial = run.status == RunStatus::exited || run.status == RunStatus::signaled ||
+                         run.status == RunStatus::timed_out;
+    ExerciseResult r = partial ? grade_output(exercise, inputs, run.out, options) : ExerciseResult{};
+    const bool received = std::any_of(r.parts.begin(), r.parts.end(), [](const PartResult& p) { return p.verdict != Verdict::missing; });
+    if (!received && input_error.empty()) return failed_exercise(exercise, end, describe_end(run, limits));
+    // The parts printed before the end are graded; the rest are lost to it (or, when the program
+    // read an input this exercise does not have, simply missing, with the header's message).
+    const Text lost = input_error.empty()
+                          ? Text{std::string(verdict_name(end)), std::string(verdict_name(end))}
+                          : Text{"not printed: the program stopped early: " + input_error,
+                                 "未输出：程序提前停止：" + input_error};
+    for (PartResult& p : r.parts)
+        if (p.verdict == Verdict::missing) {
+            p.verdict = input_error.empty() ? end : Verdict::missing;
+            p.message = lost;
+            p.score = 0;
+        }
+    r.id = exercise.id;
+    r.note = input_error.empty() ? describe_end(run, limits) : Text{input_error, input_error};
+    settle_status(r);
+    if (r.status == "done" && input_error.empty()) r.status = "failing";
+    return r;
+}
+
+void mark_hard_coded(ExerciseResult& book, const ExerciseResult& variant) {
+    for (PartResult& part : book.parts) {
+        if (part.verdict != Verdict::correct) continue;
+        auto other = std::find_if(variant.parts.begin(), variant.parts.end(), [&](const PartResult& p) { return p.name == part.name; });
+        // a wrong the variant explains otherwise (float precision, a classic mistake) is not hard-coding
+        if (other != variant.parts.end() && other->verdict == Verdict::wrong && !other->diagnosis)
+            part.diagnosis = Diagnosis{"hard_coded", mistake_message("hard_coded")};
+    }
 }
 
 ExerciseResult failed_exercise(const Exercise& exercise, Verdict verdict, Text note) {
@@ -148,7 +251,8 @@ ExerciseResult failed_exercise(const Exercise& exercise, Verdict verdict, Text n
 
 ExerciseResult check_program(const Exercise& exercise, const std::filesystem::path& source, const InputList& inputs,
                              const RunSettings& settings, const AnswerCompareOptions& options) {
-    const CompileResult build = compile_program(source, settings.include_dir, settings.cache_dir);
+    const CompileResult build = compile_program(source, settings.include_dir, settings.cache_dir, compiler_limits(),
+                                                CompileWay::fast, settings.display_source);
     if (!build.ok()) {
         const Verdict verdict = build.status == CompileStatus::grader_fault ? Verdict::grader_fault : Verdict::compile_error;
         ExerciseResult r = failed_exercise(exercise, verdict, {build.diagnostics, build.diagnostics});
@@ -157,9 +261,7 @@ ExerciseResult check_program(const Exercise& exercise, const std::filesystem::pa
     }
     const std::filesystem::path workdir = settings.sandbox ? settings.sandbox->writable_dir : std::filesystem::path{};
     const RunResult run = run_process({build.binary.string()}, input_text(inputs), settings.limits, workdir, settings.sandbox);
-    ExerciseResult r = run.status == RunStatus::exited && run.exit_code == 0
-                           ? grade_output(exercise, inputs, run.out, options)
-                           : failed_exercise(exercise, verdict_of_end(run.status), describe_end(run, settings.limits));
+    ExerciseResult r = grade_run(exercise, inputs, run, settings.limits, options);
     r.compile_seconds = build.seconds;
     r.run_seconds = run.wall_seconds;
     return r;

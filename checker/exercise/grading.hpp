@@ -31,6 +31,11 @@ std::string whole_program_label(Verdict verdict, Lang lang);
 
 // The expected answers for these inputs, from the exercise's provider (see expected.hpp).
 Values expected_answers(const Exercise& exercise, const InputList& inputs);
+// The same, with the answers of each classic mistake the exercise declares (plain values).
+ExpectedCase expected_answers_and_mistakes(const Exercise& exercise, const InputList& inputs);
+
+// The name among `names` a misspelled `name` most likely meant ("did you mean ...?").
+std::optional<std::string> closest_name(std::string_view name, const std::vector<std::string>& names);
 
 // Grades a program's standard output against the reference answers for `inputs`.
 ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, std::string_view output,
@@ -44,12 +49,25 @@ ExerciseResult failed_exercise(const Exercise& exercise, Verdict verdict, Text n
 Text describe_end(const RunResult& run, const Limits& limits);
 Verdict verdict_of_end(RunStatus status);
 
+// Grades how a run ended: a clean exit is graded as its output; after a crash or timeout the
+// answers printed before it still count and the parts never printed take the run's verdict;
+// a program stopped by the header for an input this exercise lacks leaves those parts missing,
+// with the header's message (which lists the exercise's inputs).
+ExerciseResult grade_run(const Exercise& exercise, const InputList& inputs, const RunResult& run, const Limits& limits,
+                         const AnswerCompareOptions& options);
+
+// `check`'s quiet probe for constants printed instead of computed: given the same program's
+// result on one variant, each part right on the book's inputs and wrong there, with no other
+// diagnosis to explain it, keeps its score and gets the hard_coded diagnosis.
+void mark_hard_coded(ExerciseResult& book, const ExerciseResult& variant);
+
 // Where and how programs are built and run.
 struct RunSettings {
     std::filesystem::path include_dir;  // chapters/: the students' header
     std::filesystem::path cache_dir;    // compiled binaries, by content
     Limits limits;                      // for the program's run
     const Sandbox* sandbox = nullptr;
+    std::string display_source;         // the source's path as its author sees it, for compiler messages
 };
 
 // Compiles (or reuses) the program, runs it on the inputs, grades what it printed.

@@ -177,8 +177,10 @@ ExerciseRecord to_record(const ExerciseResult& r, Lang lang) {
     for (const ProtocolIssue& issue : r.issues) rec.issues.push_back(issue.message.in(lang));
     rec.compile_seconds = r.compile_seconds;
     rec.run_seconds = r.run_seconds;
-    for (const PartResult& p : r.parts)
+    for (const PartResult& p : r.parts) {
         rec.parts.push_back({p.name, std::string(verdict_name(p.verdict)), p.score, p.max_score, p.message.in(lang)});
+        if (p.diagnosis) rec.parts.back().diagnosis_id = p.diagnosis->id, rec.parts.back().diagnosis_message = p.diagnosis->message.in(lang);
+    }
     return rec;
 }
 
@@ -223,7 +225,9 @@ private:
     void worker();
     void prepare(std::size_t student);
     void grade(std::size_t student, std::size_t exercise);
-    ExerciseRecord grade_program(const Exercise& e, const fs::path& source, std::optional<std::uint64_t> seed);
+    // `shown_as`: the source's path inside the submission, as compiler messages name it.
+    ExerciseRecord grade_program(const Exercise& e, const fs::path& source, const std::string& shown_as,
+                                 std::optional<std::uint64_t> seed);
     void finish(std::size_t student);
     std::optional<StudentRecord> earlier_result(Job& job) const;
     std::string student_key(const Job& job) const;
@@ -510,7 +514,7 @@ void Batch::grade(std::size_t student, std::size_t index) {
         } else {
             std::optional<std::uint64_t> seed;
             if (settings_.variants) seed = variant_seed(job.submission->student, e.id);
-            record = grade_program(e, source, seed);
+            record = grade_program(e, source, job.sources.relative[index], seed);
             record.source = job.sources.relative[index];
         }
     } catch (const std::exception& fault) {
@@ -522,7 +526,8 @@ void Batch::grade(std::size_t student, std::size_t index) {
     job.record.exercises[index] = std::move(record);
 }
 
-ExerciseRecord Batch::grade_program(const Exercise& e, const fs::path& source, std::optional<std::uint64_t> seed) {
+ExerciseRecord Batch::grade_program(const Exercise& e, const fs::path& source, const std::string& shown_as,
+                                    std::optional<std::uint64_t> seed) {
     const Lang lang = settings_.lang;
     const InputList inputs = seed ? variant_inputs(e, *seed) : e.inputs;
     std::error_code ec;
@@ -536,7 +541,8 @@ ExerciseRecord Batch::grade_program(const Exercise& e, const fs::path& source, s
         r.variant = seed;
         return r;
     }
-    const CompileResult build = compile_program(source, settings_.include_dir, cache_dir_, settings_.compile_limits);
+    const CompileResult build =
+        compile_program(source, settings_.include_dir, cache_dir_, settings_.compile_limits, CompileWay::fast, shown_as);
     ++compiles_;
     compile_hits_ += build.cached;
     {
@@ -561,9 +567,7 @@ ExerciseRecord Batch::grade_program(const Exercise& e, const fs::path& source, s
             std::lock_guard lock(time_mutex_);
             run_seconds_ += run_seconds;
         }
-        result = run.status == RunStatus::exited && run.exit_code == 0
-                     ? grade_output(e, inputs, run.out, AnswerCompareOptions{settings_.reveal})
-                     : failed_exercise(e, verdict_of_end(run.status), describe_end(run, settings_.run_limits));
+        result = grade_run(e, inputs, run, settings_.run_limits, AnswerCompareOptions{settings_.reveal});
         run_seconds = run.wall_seconds;
     }
     result.variant = seed;

@@ -34,7 +34,8 @@ std::string wrong_program(const Exercise& e, int k) {
     for (const AnswerSpec& a : e.answers) {
         std::string value;
         switch (a.kind) {
-            case AnswerKind::number: value = fmt::format("{}.123457", 40 + k); break;
+            case AnswerKind::number:
+            case AnswerKind::angle: value = fmt::format("{}.123457", 40 + k); break;
             case AnswerKind::integer: value = std::to_string(999 + k); break;
             case AnswerKind::vector: value = fmt::format("[{}.5, -1.25]", k); break;
             case AnswerKind::matrix: value = fmt::format("[[{}.5, 0], [0, 1]]", k); break;

@@ -76,7 +76,9 @@ void append_utf8(std::string& out, char32_t cp) {
 }
 
 Json part_json(const PartRecord& p) {
-    return {{"name", p.name}, {"verdict", p.verdict}, {"score", p.score}, {"max_score", p.max_score}, {"message", p.message}};
+    Json j = {{"name", p.name}, {"verdict", p.verdict}, {"score", p.score}, {"max_score", p.max_score}, {"message", p.message}};
+    if (!p.diagnosis_id.empty()) j["diagnosis"] = {{"id", p.diagnosis_id}, {"message", p.diagnosis_message}};
+    return j;
 }
 
 Json exercise_json(const ExerciseRecord& e) {
@@ -118,9 +120,13 @@ ExerciseRecord exercise_from_json(const nlohmann::json& j) {
     e.run_seconds = field<double>(j, "run_seconds", 0);
     e.compile_cached = field<bool>(j, "compile_cached", false);
     e.fault_repeated = field<bool>(j, "fault_repeated", false);
-    for (const auto& p : j.at("parts"))
+    for (const auto& p : j.at("parts")) {
         e.parts.push_back({p.at("name").get<std::string>(), p.at("verdict").get<std::string>(), p.at("score").get<double>(),
                            p.at("max_score").get<double>(), field<std::string>(p, "message", "")});
+        if (auto d = p.find("diagnosis"); d != p.end() && d->is_object())
+            e.parts.back().diagnosis_id = field<std::string>(*d, "id", ""),
+            e.parts.back().diagnosis_message = field<std::string>(*d, "message", "");
+    }
     return e;
 }
 
@@ -287,6 +293,7 @@ Json gradescope_json(const StudentRecord& s) {
         bool first = true;
         for (const PartRecord& p : ex.parts) {
             std::string output = s.error.empty() ? p.message : "the submission could not be read: " + s.error;
+            if (!p.diagnosis_id.empty()) output += "\nLikely mistake (" + p.diagnosis_id + "): " + p.diagnosis_message;
             if (first && !ex.note.empty() && s.error.empty() && p.verdict != "correct") output += "\n\n" + ex.note;
             if (ex.variant && first) output += fmt::format("\n(inputs of variant {})", *ex.variant);
             tests.push_back({{"name", ex.id + ": " + p.name},

@@ -22,6 +22,7 @@ struct PartRecord {
     std::string name, verdict;  // verdict: the contract's names ("correct", "compile_error", ...)
     double score = 0, max_score = 0;
     std::string message;
+    std::string diagnosis_id, diagnosis_message;  // the classic mistake that explains the value; "" when none
 };
 
 struct ExerciseRecord {

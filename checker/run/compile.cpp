@@ -100,9 +100,25 @@ std::vector<fs::path> header_files(const fs::path& include_dir) {
     return files;
 }
 
+// The program's own headers: the header files directly beside the source (name and text), which
+// travel with it into the build folder. At most 32, each at most 1 MiB.
+using SourceFiles = std::vector<std::pair<std::string, std::string>>;
+SourceFiles sibling_headers(const fs::path& source) {
+    SourceFiles headers;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(source.parent_path().empty() ? fs::path(".") : source.parent_path(), ec)) {
+        const std::string ext = entry.path().extension().string();
+        if (ext != ".h" && ext != ".hpp" && ext != ".hh" && ext != ".hxx") continue;
+        if (!entry.is_regular_file(ec) || entry.file_size(ec) > (1u << 20) || headers.size() == 32) continue;
+        if (auto text = read_file_if_readable(entry.path())) headers.emplace_back(entry.path().filename().string(), *text);
+    }
+    std::sort(headers.begin(), headers.end());
+    return headers;
+}
+
 std::string cache_key(std::string_view source_name, std::string_view source_text, const fs::path& include_dir,
-                      std::string_view version, const std::vector<std::string>& flags) {
-    std::uint64_t hash = content_hash("blockcheck-compile-2");
+                      std::string_view version, const std::vector<std::string>& flags, const SourceFiles& own_headers) {
+    std::uint64_t hash = content_hash("blockcheck-compile-3");
     for (const std::string& flag : flags) hash = hash_field(hash, flag);
     hash = hash_field(hash, version);
     hash = hash_field(hash, source_name);
@@ -111,6 +127,7 @@ std::string cache_key(std::string_view source_name, std::string_view source_text
         hash = hash_field(hash, header.filename().string());
         hash = hash_field(hash, read_file_if_readable(header).value_or("<unreadable>"));
     }
+    for (const auto& [name, text] : own_headers) hash = hash_field(hash_field(hash, "beside:" + name), text);
     return hex(hash);
 }
 
@@ -373,14 +390,15 @@ Recipe recipe_for(CompileWay way, std::string_view source, const fs::path& inclu
 }
 
 // Runs g++ in a private folder holding a copy of the source; stores the outcome in the cache.
-CompileResult build(const fs::path& source, std::string_view source_text, const fs::path& include_dir,
-                    const fs::path& cache_dir, const std::string& key, const std::string& version,
-                    const Recipe& recipe, const Limits& limits) {
+CompileResult build(const fs::path& source, std::string_view source_text, const SourceFiles& own_headers,
+                    const fs::path& include_dir, const fs::path& cache_dir, const std::string& key,
+                    const std::string& version, const Recipe& recipe, const Limits& limits, const std::string& display) {
     sweep_stale(cache_dir);
     BuildDir dir{cache_dir / ("build-" + key + "-" + unique_suffix())};
     fs::create_directories(dir.path);
     const std::string name = source.filename().string();
     write_cache_file(dir.path / name, source_text);
+    for (const auto& [header, text] : own_headers) write_cache_file(dir.path / header, text);
     std::vector<std::string> argv{"g++"};
     argv.insert(argv.end(), recipe.flags.begin(), recipe.flags.end());
     Sandbox sandbox{dir.path, {}};
@@ -402,6 +420,12 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
     std::string messages = shorten_paths(run.err, include_dir, dir.path);
     if (!recipe.archive.empty()) replace_all(messages, recipe.archive.string(), archive_name);
     std::string diagnostics = trim_diagnostics(messages);
+    // the source as the student sees it: chapters/ch25/x.cpp:12:5 rather than x.cpp:12:5
+    if (!display.empty() && display != name) {
+        if (diagnostics.starts_with(name + ":")) diagnostics.replace(0, name.size(), display);
+        replace_all(diagnostics, "\n" + name + ":", "\n" + display + ":");
+        replace_all(diagnostics, " " + name + ":", " " + display + ":");
+    }
 
     if (run.status == RunStatus::failed_to_start)
         return {CompileStatus::grader_fault, {}, describe_limit_stop(run, limits)};
@@ -430,7 +454,7 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
 }  // namespace
 
 CompileResult compile_program(const fs::path& source, const fs::path& include_dir, const fs::path& cache_dir,
-                              const Limits& limits, CompileWay way) {
+                              const Limits& limits, CompileWay way, const std::string& display) {
     const auto start = Clock::now();
     auto finish = [&](CompileResult result) {
         result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -447,13 +471,15 @@ CompileResult compile_program(const fs::path& source, const fs::path& include_di
     const fs::path includes = include_dir.empty() ? fs::path{} : fs::absolute(include_dir).lexically_normal();
 
     const std::string version = compiler_version("g++", cache);
+    const SourceFiles own_headers = sibling_headers(source);
     try {
         const Recipe recipe = recipe_for(way, *source_text, includes, cache, version, limits);
-        const std::string key = cache_key(source.filename().string(), *source_text, includes, version, recipe.flags);
+        const std::string key = cache_key(source.filename().string() + "\n" + display, *source_text, includes, version,
+                                          recipe.flags, own_headers);
         if (auto hit = cached_result(cache, key)) return finish(*hit);
         auto guard = in_flight().acquire(key);
         if (auto hit = cached_result(cache, key)) return finish(*hit);  // another thread just built it
-        return finish(build(source, *source_text, includes, cache, key, version, recipe, limits));
+        return finish(build(source, *source_text, own_headers, includes, cache, key, version, recipe, limits, display));
     } catch (const std::exception& error) {
         return finish({CompileStatus::grader_fault, {}, std::string("cannot compile '") + source.string() + "': " + error.what()});
     }

@@ -51,14 +51,17 @@ Limits compiler_limits();
 // keyed by the content and name of the source, every header file directly in include_dir, the
 // way, the flags and the compiler's version; an identical request reuses the binary (or the failure's
 // diagnostics) without running the compiler. The source is copied into a private build folder
-// first, so nothing else next to it is visible; with bubblewrap available the compiler also runs
+// first with its own headers, so nothing else next to it is visible; with bubblewrap available the compiler also runs
 // sandboxed (it sees /usr, include_dir and that folder only). Writes atomically (temp name then
 // rename), so concurrent or interrupted runs never leave a half-written binary; in one process,
 // identical concurrent requests compile once. A compile stopped by a limit is not cached; it is
 // the program's doing when a known-good program compiles under the same limits, else the grader's.
+// The header files directly beside the source (*.h, *.hpp, *.hh, *.hxx; at most 32 of 1 MiB) travel
+// with it into the build folder and are part of the key. `display`, when given, is the source's
+// path as its author sees it (chapters/ch25/x.cpp): diagnostics name it instead of the bare file name.
 CompileResult compile_program(const std::filesystem::path& source, const std::filesystem::path& include_dir,
                               const std::filesystem::path& cache_dir, const Limits& limits = compiler_limits(),
-                              CompileWay way = CompileWay::fast);
+                              CompileWay way = CompileWay::fast, const std::string& display = {});
 
 // Keeps the first `max_errors` `file:line:col: error:` blocks of gcc's output (with the lines
 // leading in to each and its context lines), drops the rest with a line "... and N more errors",

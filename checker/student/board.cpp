@@ -58,10 +58,15 @@ std::string render_board(const ExerciseSet& set, const std::vector<const Exercis
         std::string detail;
         if (r.status == "not_done") detail = std::string(tr(lang, "not done: ", "未完成：")) + e.title.in(lang);
         else if (auto whole = r.whole_program_verdict())
-            detail = whole_program_label(*whole, lang) + ": " + headline(r.note.in(lang));
+            detail = whole_program_label(*whole, lang) + std::string(tr(lang, ": ", "：")) + headline(r.note.in(lang));
         else if (const PartResult* p = r.first_failing_part())
-            detail = fmt::format("{}: {}", p->name, first_line(p->message.in(lang)));
+            detail = fmt::format("{}{}{}", p->name, tr(lang, ": ", "："), first_line(p->message.in(lang)));
         else detail = e.title.in(lang);
+        for (const PartResult& p : r.parts)
+            if (r.status == "done" && p.diagnosis) {
+                detail = fmt::format("{}{}{}", p.name, tr(lang, ": ", "："), p.diagnosis->message.in(lang));
+                break;
+            }
         out += fmt::format("  {} {:<{}}  {:>6}  {}\n", mark(style, r.status), e.id, width, score_text(r.score, r.max_score),
                            detail);
         score += r.score, max += r.max_score;
@@ -79,8 +84,9 @@ std::string render_board(const ExerciseSet& set, const std::vector<const Exercis
             fmt::format("./blockcheck {} {}   ./blockcheck show {}   ./blockcheck hint {}",
                         started ? "check" : "run", next->id, next->id, next->id));
     } else if (!exercises.empty()) {
-        out += tr(lang, "Every exercise here is done. Try a variant: ./blockcheck check --variant 7\n",
-                  "这里的练习全部完成。试试变体输入：./blockcheck check --variant 7\n");
+        // never a fixed seed: that could be the variant just passed
+        out += tr(lang, "Every exercise here is done. Try other inputs: ./blockcheck check --variants 5\n",
+                  "这里的练习全部完成。换几组输入再试：./blockcheck check --variants 5\n");
     }
     return out;
 }
@@ -102,8 +108,11 @@ std::string render_parts(const Exercise& exercise, const ExerciseResult& result,
         for (std::size_t pos = 0; (pos = message.find('\n', pos)) != std::string::npos; pos += 1)
             message.insert(pos + 1, std::string(width + 8, ' '));
         out += fmt::format("  {} {:<{}}  {}\n", part_mark(style, p.verdict), p.name, width, message);
+        if (p.diagnosis)
+            out += fmt::format("    {:<{}}  {} {}\n", "", width, tr(lang, "likely mistake:", "可能的错误："),
+                               p.diagnosis->message.in(lang));
     }
-    if (whole && !result.note.in(lang).empty())
+    if (!result.note.in(lang).empty())
         out += "\n" + result.note.in(lang) + (result.note.in(lang).ends_with('\n') ? "" : "\n");
     for (const ProtocolIssue& issue : result.issues) out += fmt::format("  ? {}\n", issue.message.in(lang));
     return out;
@@ -112,11 +121,15 @@ std::string render_parts(const Exercise& exercise, const ExerciseResult& result,
 nlohmann::ordered_json result_json(const ExerciseResult& r, Lang lang) {
     nlohmann::ordered_json parts = nlohmann::ordered_json::array();
     for (const PartResult& p : r.parts)
-        parts.push_back({{"name", p.name},
-                         {"verdict", verdict_name(p.verdict)},
-                         {"score", p.score},
-                         {"max_score", p.max_score},
-                         {"message", p.message.in(lang)}});
+    {
+        nlohmann::ordered_json part = {{"name", p.name},
+                                       {"verdict", verdict_name(p.verdict)},
+                                       {"score", p.score},
+                                       {"max_score", p.max_score},
+                                       {"message", p.message.in(lang)}};
+        if (p.diagnosis) part["diagnosis"] = {{"id", p.diagnosis->id}, {"message", p.diagnosis->message.in(lang)}};
+        parts.push_back(part);
+    }
     nlohmann::ordered_json j = {{"id", r.id},   {"status", r.status}, {"score", r.score},
                                 {"max_score", r.max_score}, {"parts", parts}};
     if (r.variant) j["variant"] = *r.variant;

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <random>
+
 
 namespace blockcheck {
 namespace {
@@ -13,13 +15,38 @@ struct CheckOptions {
     std::vector<std::string> ids;
     bool json = false, reveal = false, verbose = false, exit_code = false;
     std::optional<std::uint64_t> variant;
+    int variants = 0;  // --variants K: K random variants in one command
 };
+
+// K random variants: each exercise keeps its first failing variant's result, else the last one's.
+std::vector<ExerciseResult> check_variants(const Workspace& workspace, const std::vector<const Exercise*>& chosen,
+                                           const AnswerCompareOptions& options, int count) {
+    std::random_device entropy;
+    // the student edition grades only the variants it carries: draw among those
+    const auto carried = workspace.exercises().answers().carried_variants();
+    std::vector<ExerciseResult> kept;
+    for (int k = 0; k < count; ++k) {
+        const std::uint64_t draw = std::uint64_t(entropy()) << 32 | entropy();
+        const std::uint64_t seed = carried && !carried->empty() ? (*carried)[draw % carried->size()] : draw % 1'000'000'000;
+        std::vector<ExerciseResult> results = workspace.check(chosen, options, seed);
+        if (kept.empty()) kept = std::move(results);
+        else
+            for (std::size_t i = 0; i < kept.size(); ++i)
+                if (kept[i].status == "done") kept[i] = std::move(results[i]);
+    }
+    return kept;
+}
 
 int check(const Context& context, const CheckOptions& o) {
     const Workspace workspace(context.root);
     if (o.variant) require_carried_variant(workspace.exercises().answers(), *o.variant, context.lang);
     const auto chosen = workspace.select(o.ids);
-    const auto results = workspace.check(chosen, AnswerCompareOptions{o.reveal}, o.variant);
+    if (o.variants < 0 || (o.variants > 0 && o.variant)) {
+        fmt::print(stderr, "blockcheck: --variants K takes K >= 1 and does not go with --variant\n");
+        return 2;
+    }
+    const auto results = o.variants > 0 ? check_variants(workspace, chosen, AnswerCompareOptions{o.reveal}, o.variants)
+                                        : workspace.check(chosen, AnswerCompareOptions{o.reveal}, o.variant);
     bool all_done = true;
     for (const ExerciseResult& r : results)
         // --exit-code: full marks decide (a credited grader fault counts), not the status.
@@ -49,6 +76,7 @@ void add_check_command(CLI::App& app, Context& context) {
     cmd->add_flag("--exit-code", o->exit_code,
                   "exit 0 only when every exercise checked has full marks, 1 otherwise (for CI and GitHub Classroom)");
     cmd->add_option("--variant", o->variant, "check on the inputs of this variant seed instead of the book's");
+    cmd->add_option("--variants", o->variants, "check on K random variants in one go (each exercise shows its first failing one)");
     cmd->callback([&context, o] { context.run = [&context, o] { return check(context, *o); }; });
 }
 

@@ -5,36 +5,63 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 namespace blockcheck {
 namespace {
 
-int hint(const Context& context, const std::string& id) {
+struct HintOptions {
+    std::string id;
+    std::optional<int> number;  // hint N again
+    bool all = false;           // every hint at once
+};
+
+void print_hint(const Exercise& e, std::size_t index, Lang lang) {
+    fmt::print("{} {}/{}{}{}\n", tr(lang, "Hint", "提示"), index + 1, e.hints.size(), tr(lang, ": ", "："),
+               e.hints[index].in(lang));
+}
+
+int hint(const Context& context, const HintOptions& o) {
     const Workspace workspace(context.root);
-    const Exercise& e = workspace.exercises().at(id);
+    const Exercise& e = workspace.exercises().at(o.id);
     const Lang lang = context.lang;
     if (e.hints.empty()) {
         fmt::print("{}\n", tr(lang, "This exercise has no hints; `./blockcheck show` restates it.", "本题没有提示；`./blockcheck show` 可以再看一遍题目。"));
         return 0;
     }
-    const int shown = workspace.hints_shown(id);
-    const int index = std::min<int>(shown, int(e.hints.size()) - 1);
-    fmt::print("{} {}/{}: {}\n", tr(lang, "Hint", "提示"), index + 1, e.hints.size(), e.hints[index].in(lang));
-    if (index + 1 == int(e.hints.size()))
+    const int count = int(e.hints.size());
+    if (o.number && (*o.number < 1 || *o.number > count)) {
+        fmt::print(stderr, "{}\n",
+                   fmt::format(fmt::runtime(tr(lang, "blockcheck: hint {}: {} has hints 1 to {}", "blockcheck：hint {}：{} 的提示编号为 1 到 {}")),
+                               *o.number, e.id, count));
+        return 2;
+    }
+    if (o.all) {
+        for (int i = 0; i < count; ++i) print_hint(e, std::size_t(i), lang);
+        workspace.record_hint(o.id, count);
+        return 0;
+    }
+    const int shown = workspace.hints_shown(o.id);
+    const int index = o.number ? *o.number - 1 : std::min<int>(shown, count - 1);
+    print_hint(e, std::size_t(index), lang);
+    if (index + 1 == count)
         fmt::print("{}\n", tr(lang, "That was the last hint. `./blockcheck check ID --reveal` shows expected values.",
                               "这是最后一条提示。`./blockcheck check ID --reveal` 会显示期望值。"));
-    else fmt::print("{}\n", tr(lang, "Run the same command again for the next hint.", "再运行一次同样的命令，看下一条提示。"));
-    workspace.record_hint(id, std::min<int>(shown + 1, int(e.hints.size())));
+    else fmt::print("{}\n", tr(lang, "Run the same command again for the next hint; `--all` shows them all.",
+                              "再运行一次同样的命令，看下一条提示；加 `--all` 可一次看全部。"));
+    workspace.record_hint(o.id, std::max(shown, std::min(index + 1, count)));
     return 0;
 }
 
 }  // namespace
 
 void add_hint_command(CLI::App& app, Context& context) {
-    auto hint_id = std::make_shared<std::string>();
-    CLI::App* h = app.add_subcommand("hint", "the next hint for an exercise");
-    h->add_option("id", *hint_id, "exercise id")->required();
-    h->callback([&context, hint_id] { context.run = [&context, hint_id] { return hint(context, *hint_id); }; });
+    auto o = std::make_shared<HintOptions>();
+    CLI::App* h = app.add_subcommand("hint", "the next hint for an exercise; `hint ID N` reads hint N again");
+    h->add_option("id", o->id, "exercise id")->required();
+    h->add_option("number", o->number, "the hint to show again (1 = the first)");
+    h->add_flag("--all", o->all, "every hint of the exercise at once");
+    h->callback([&context, o] { context.run = [&context, o] { return hint(context, *o); }; });
 }
 
 }  // namespace blockcheck

@@ -12,8 +12,12 @@ nlohmann::ordered_json exercise_json(const Workspace& workspace, const Exercise&
     for (const auto& [name, value] : e.inputs) inputs[name] = value;
     for (const AnswerSpec& a : e.answers) {
         nlohmann::ordered_json answer = {{"name", a.name}, {"kind", answer_kind_name(a.kind)}, {"points", a.points}};
-        const bool has_digits = a.kind == AnswerKind::number || a.kind == AnswerKind::vector || a.kind == AnswerKind::matrix;
-        answer["digits"] = has_digits ? nlohmann::ordered_json(a.digits) : nlohmann::ordered_json(nullptr);
+        const bool has_digits = a.kind == AnswerKind::number || a.kind == AnswerKind::vector ||
+                                a.kind == AnswerKind::matrix || a.kind == AnswerKind::angle;
+        // digits: the declared places; precision says whether they are decimals or significant digits
+        answer["digits"] = has_digits ? nlohmann::ordered_json(a.precision.places) : nlohmann::ordered_json(nullptr);
+        if (has_digits)
+            answer["precision"] = a.precision.unit == Precision::significant ? "significant" : "decimals";
         answers.push_back(answer);
     }
     return {{"id", e.id},
@@ -26,6 +30,16 @@ nlohmann::ordered_json exercise_json(const Workspace& workspace, const Exercise&
             {"inputs", inputs},
             {"answers", answers},
             {"status", workspace.last_status(e.id)}};
+}
+
+// The kind and status words in the reader's language (the JSON keeps the contract's words).
+std::string kind_label(const std::string& kind, Lang lang) {
+    return std::string(kind == "exercise" ? tr(lang, "exercise", "习题") : tr(lang, "worked-example", "例题"));
+}
+std::string status_label(const std::string& status, Lang lang) {
+    if (status == "done") return std::string(tr(lang, "done", "已完成"));
+    if (status == "failing") return std::string(tr(lang, "failing", "未通过"));
+    return std::string(tr(lang, "not_done", "未完成"));
 }
 
 int list(const Context& context, bool as_json) {
@@ -47,8 +61,8 @@ int list(const Context& context, bool as_json) {
                tr(lang, "kind", "类型"), tr(lang, "section", "小节"), section_w, tr(lang, "points", "分值"),
                tr(lang, "status", "状态"), tr(lang, "title", "标题"));
     for (const Exercise& e : workspace.exercises().all())
-        fmt::print("{:<{}}  {:<{}}  {:<15}  {:<{}}  {:>6g}  {:<11}  {}\n", e.id, id_w, e.chapter, chapter_w, e.kind,
-                   e.section, section_w, e.max_score(), workspace.last_status(e.id), e.title.in(lang));
+        fmt::print("{:<{}}  {:<{}}  {:<15}  {:<{}}  {:>6g}  {:<11}  {}\n", e.id, id_w, e.chapter, chapter_w, kind_label(e.kind, lang),
+                   e.section, section_w, e.max_score(), status_label(workspace.last_status(e.id), lang), e.title.in(lang));
     return 0;
 }
 

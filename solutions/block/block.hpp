@@ -28,6 +28,10 @@ struct BlockConfig {
     RopeLayout rope_layout = RopeLayout::interleaved;
     RopeScaling<T> rope_scaling;
     bool pre_norm = true;             // normalise each sublayer's input (false: its output)
+    // Two classic slips, made on purpose only to diagnose them (mistakes not_causal and
+    // eps_outside_sqrt); the chapter's block keeps these defaults.
+    bool causal = true;               // false: every query sees the whole cache
+    EpsPlacement eps_placement = EpsPlacement::under_root;
 
     HeadLayout heads() const { return {query_heads, kv_heads, head_dim}; }
     // The frequency plan for a forward whose last position is sequence_length - 1.
@@ -102,8 +106,10 @@ Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T>
     }
     record(trace, "Q_rotated", q);
     record(trace, "K_rotated", k);
+    // Without the causal mask (not_causal) every query sees the whole cache.
+    const std::vector<long> visible_up_to = config.causal ? positions : std::vector<long>(n.rows, cache.positions.back());
     std::vector<Matrix<T>> weights;  // [query_heads][T, cache positions]
-    const Matrix<T> heads = causal_attention<T>(q, positions, cache, config.heads(), trace ? &weights : nullptr);
+    const Matrix<T> heads = causal_attention<T>(q, visible_up_to, cache, config.heads(), trace ? &weights : nullptr);
     for (std::size_t h = 0; h < weights.size(); ++h) record(trace, "attention_weights/" + std::to_string(h), weights[h]);
     record(trace, "heads", heads);  // [T, query_heads * d], heads side by side
     return record(trace, "attention_output", matmul(heads, w.o));
@@ -124,17 +130,18 @@ template <class T>
 Matrix<T> block_step(const BlockConfig<T>& config, const BlockWeights<T>& w, const Matrix<T>& x,
                      long start_position, KvCache<T>& cache, Trace<T>* trace = nullptr) {
     const T& eps = config.rms_norm_eps;
+    const EpsPlacement where = config.eps_placement;
     if (config.pre_norm) {
         // R = X + Attn(RMSNorm(X)); Y = R + FFN(RMSNorm(R))
-        const Matrix<T> n = record(trace, "N", rms_norm_rows<T>(x, w.attn_norm, eps));
+        const Matrix<T> n = record(trace, "N", rms_norm_rows<T>(x, w.attn_norm, eps, where));
         const Matrix<T> r = record(trace, "R", add(x, attention_sublayer(config, w, n, start_position, cache, trace)));
-        const Matrix<T> m = record(trace, "M", rms_norm_rows<T>(r, w.ffn_norm, eps));
+        const Matrix<T> m = record(trace, "M", rms_norm_rows<T>(r, w.ffn_norm, eps, where));
         return record(trace, "output", add(r, ffn_sublayer(w, m, trace)));
     }
     // Post-norm, for contrast: R = RMSNorm(X + Attn(X)); Y = RMSNorm(R + FFN(R))
     const Matrix<T> r = record(
-        trace, "R", rms_norm_rows<T>(add(x, attention_sublayer(config, w, x, start_position, cache, trace)), w.attn_norm, eps));
-    return record(trace, "output", rms_norm_rows<T>(add(r, ffn_sublayer(w, r, trace)), w.ffn_norm, eps));
+        trace, "R", rms_norm_rows<T>(add(x, attention_sublayer(config, w, x, start_position, cache, trace)), w.attn_norm, eps, where));
+    return record(trace, "output", rms_norm_rows<T>(add(r, ffn_sublayer(w, r, trace)), w.ffn_norm, eps, where));
 }
 
 // The full forward over a fresh cache.  x: [T, C] -> [T, C]

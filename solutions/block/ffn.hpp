@@ -19,18 +19,33 @@ T relu(const T& a) {
     return a > 0 ? a : T(0);
 }
 
+// The gate's activation: SiLU in SwiGLU; sigmoid and ReLU are the classic slips the exercises
+// diagnose (sigmoid(a) = 1 / (1 + e^-a) is SiLU's pass ratio, not SiLU).
+enum class GateActivation { silu, sigmoid, relu };
+
+template <class T>
+T gate_activation(const T& a, GateActivation activation) {
+    using std::exp;
+    switch (activation) {
+        case GateActivation::sigmoid: return T(1) / (T(1) + exp(-a));
+        case GateActivation::relu: return relu(a);
+        default: return silu(a);
+    }
+}
+
 // SiLU(x W_g) ⊙ (x W_u), element by element.  gate, up: [T, F] -> [T, F]
 template <class T>
-Matrix<T> swiglu_hidden(const Matrix<T>& gate, const Matrix<T>& up) {
+Matrix<T> swiglu_hidden(const Matrix<T>& gate, const Matrix<T>& up, GateActivation activation = GateActivation::silu) {
     Matrix<T> h(gate.rows, gate.cols);
-    for (std::size_t i = 0; i < h.values.size(); ++i) h.values[i] = silu(gate.values[i]) * up.values[i];
+    for (std::size_t i = 0; i < h.values.size(); ++i) h.values[i] = gate_activation(gate.values[i], activation) * up.values[i];
     return h;
 }
 
 // FFN(x) = (SiLU(x W_g) ⊙ x W_u) W_d.  x: [T, C], w_gate, w_up: [C, F], w_down: [F, C] -> [T, C]
 template <class T>
-Matrix<T> swiglu_ffn(const Matrix<T>& x, const Matrix<T>& w_gate, const Matrix<T>& w_up, const Matrix<T>& w_down) {
-    return matmul(swiglu_hidden(matmul(x, w_gate), matmul(x, w_up)), w_down);
+Matrix<T> swiglu_ffn(const Matrix<T>& x, const Matrix<T>& w_gate, const Matrix<T>& w_up, const Matrix<T>& w_down,
+                     GateActivation activation = GateActivation::silu) {
+    return matmul(swiglu_hidden(matmul(x, w_gate), matmul(x, w_up), activation), w_down);
 }
 
 // FFN(x) = ReLU(x W_1) W_2.  x: [T, C], w_1: [C, F], w_2: [F, C] -> [T, C]

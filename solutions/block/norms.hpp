@@ -23,14 +23,20 @@ T root_mean_square(std::span<const T> x) {
     return sqrt(sum / T(static_cast<long>(x.size())));
 }
 
-// y_i = g_i x_i / sqrt(mean_j x_j^2 + eps).  x, gains: [C] -> [C]
+// Where epsilon goes: under the square root, as the chapter's RMSNorm has it, or added to the
+// root, a classic slip that is computed only to diagnose it (mistake eps_outside_sqrt).
+enum class EpsPlacement { under_root, after_root };
+
+// y_i = g_i x_i / sqrt(mean_j x_j^2 + eps)   (after_root: g_i x_i / (sqrt(mean_j x_j^2) + eps))
+// x, gains: [C] -> [C]
 template <class T>
-Vector<T> rms_norm(std::span<const T> x, std::span<const T> gains, const T& eps) {
+Vector<T> rms_norm(std::span<const T> x, std::span<const T> gains, const T& eps,
+                   EpsPlacement placement = EpsPlacement::under_root) {
     using std::sqrt;
     T mean_square(0);
     for (const T& v : x) mean_square += v * v;
     mean_square /= T(static_cast<long>(x.size()));
-    T denominator = sqrt(mean_square + eps);
+    T denominator = placement == EpsPlacement::under_root ? sqrt(mean_square + eps) : sqrt(mean_square) + eps;
     if (denominator == 0) throw UndefinedNorm("RMSNorm of an all-zero row with epsilon 0 is undefined");
     Vector<T> y(x.size());
     for (std::size_t i = 0; i < x.size(); ++i) y[i] = gains[i] * x[i] / denominator;
@@ -57,10 +63,11 @@ Vector<T> layer_norm(std::span<const T> x, std::span<const T> gains, std::span<c
 
 // RMSNorm of every row.  x: [T, C], gains: [C] -> [T, C]
 template <class T>
-Matrix<T> rms_norm_rows(const Matrix<T>& x, std::span<const T> gains, const T& eps) {
+Matrix<T> rms_norm_rows(const Matrix<T>& x, std::span<const T> gains, const T& eps,
+                        EpsPlacement placement = EpsPlacement::under_root) {
     Matrix<T> y(x.rows, x.cols);
     for (std::size_t t = 0; t < x.rows; ++t) {
-        Vector<T> row = rms_norm<T>(x.row(t), gains, eps);
+        Vector<T> row = rms_norm<T>(x.row(t), gains, eps, placement);
         std::copy(row.begin(), row.end(), y.row(t).begin());
     }
     return y;

@@ -8,9 +8,9 @@ Values ffn_parameter_counts(const Inputs& in) {
     const Count ffn_hidden = positive_count(in, "ffn_hidden_size");
     const Count narrow = positive_count(in, "narrow_ffn_hidden_size");
     return {
-        {"relu_ffn_parameters", ch25::count(relu_ffn_parameters(hidden, ffn_hidden))},
-        {"swiglu_ffn_parameters", ch25::count(swiglu_ffn_parameters(hidden, ffn_hidden))},
-        {"narrow_swiglu_ffn_parameters", ch25::count(swiglu_ffn_parameters(hidden, narrow))},
+        {"relu_ffn_parameters", ch25::count(ch25::relu_ffn_count(in, hidden, ffn_hidden))},
+        {"swiglu_ffn_parameters", ch25::count(ch25::swiglu_ffn_count(in, hidden, ffn_hidden))},
+        {"narrow_swiglu_ffn_parameters", ch25::count(ch25::swiglu_ffn_count(in, hidden, narrow))},
     };
 }
 

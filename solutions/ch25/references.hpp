@@ -4,7 +4,9 @@
 #pragma once
 
 #include "solutions/block/counts.hpp"
+#include "solutions/block/ffn.hpp"
 #include "solutions/block/norms.hpp"
+#include "solutions/block/rope.hpp"
 #include "solutions/exercise.hpp"
 
 #include <utility>
@@ -34,10 +36,18 @@ using blockcheck::count;
 using blockcheck::radians;
 
 // mean_j x_j^2: the quantity under RMSNorm's root (exact for decimal inputs).
-inline Real mean_square(const Vector<Real>& x) {
+// Mistake sum_not_mean: sum_j x_j^2.
+inline Real mean_square(const Inputs& in, const Vector<Real>& x) {
     Real sum(0);
     for (const Real& v : x) sum += v * v;
-    return sum / Real(static_cast<long>(x.size()));
+    return in.mistake("sum_not_mean") ? sum : sum / Real(static_cast<long>(x.size()));
+}
+
+// rms(x) = sqrt(mean_j x_j^2).  Mistake sum_not_mean: sqrt(sum_j x_j^2) = rms(x) sqrt(C).
+inline Real root_mean_square(const Inputs& in, const Vector<Real>& x) {
+    using std::sqrt;
+    const Real rms = blockcheck::root_mean_square<Real>(x);
+    return in.mistake("sum_not_mean") ? rms * sqrt(Real(static_cast<long>(x.size()))) : rms;
 }
 
 // x + shift on every coordinate.
@@ -46,11 +56,17 @@ inline Vector<Real> shifted(Vector<Real> x, const Real& shift) {
     return x;
 }
 
+inline Value layer_norm_unit(const Vector<Real>& x);
+
 // RMSNorm / LayerNorm with unit gains, no bias and epsilon 0, as the chapter's hand examples;
-// a zero denominator gives `undefined`.
-inline Value rms_norm_unit(const Vector<Real>& x) {
+// a zero denominator gives `undefined`. Mistakes: mean_subtracted (LayerNorm where RMSNorm is
+// asked); sum_not_mean (x / sqrt(sum_j x_j^2): the same RMSNorm with gains 1/sqrt(C)).
+inline Value rms_norm_unit(const Inputs& in, const Vector<Real>& x) {
+    using std::sqrt;
+    if (in.mistake("mean_subtracted")) return layer_norm_unit(x);
+    const Real gain = in.mistake("sum_not_mean") ? Real(1) / sqrt(Real(static_cast<long>(x.size()))) : Real(1);
     try {
-        return rms_norm<Real>(x, Vector<Real>(x.size(), Real(1)), Real(0));
+        return rms_norm<Real>(x, Vector<Real>(x.size(), gain), Real(0));
     } catch (const UndefinedNorm&) {
         return Undefined{};
     }
@@ -61,6 +77,48 @@ inline Value layer_norm_unit(const Vector<Real>& x) {
     } catch (const UndefinedNorm&) {
         return Undefined{};
     }
+}
+
+// The teaching plan turning `angle_degrees` counter-clockwise a position.
+// Mistake clockwise_rotation: the same turn clockwise (the sine's sign flipped).
+inline Rope<Real> fixed_angle_rope(const Inputs& in, const Real& angle_degrees) {
+    const Real angle = radians(angle_degrees);
+    return blockcheck::fixed_angle_rope(in.mistake("clockwise_rotation") ? Real(-angle) : angle);
+}
+
+// A token's position as RoPE turns it.  Mistake position_off_by_one: positions counted from 1.
+inline Real rope_position(const Inputs& in, const Real& position) {
+    return in.mistake("position_off_by_one") ? Real(position + 1) : position;
+}
+
+// The gate activation a reference uses.  Mistakes sigmoid_for_silu, relu_for_silu.
+inline GateActivation gate_activation(const Inputs& in) {
+    if (in.mistake("sigmoid_for_silu")) return GateActivation::sigmoid;
+    if (in.mistake("relu_for_silu")) return GateActivation::relu;
+    return GateActivation::silu;
+}
+
+// The gate and up weights as the FFN uses them.  Mistakes gate_up_swapped (W_u gates, W_g is
+// multiplied in), transposed_weights (W^T where W is meant; only square weights fit).
+inline std::pair<Matrix<Real>, Matrix<Real>> gate_and_up(const Inputs& in, const Matrix<Real>& w_gate,
+                                                         const Matrix<Real>& w_up) {
+    if (in.mistake("gate_up_swapped")) return {w_up, w_gate};
+    if (in.mistake("transposed_weights")) {
+        if (w_gate.rows != w_gate.cols) throw InputError("transposed weights do not fit non-square matrices");
+        return {transpose(w_gate), transpose(w_up)};
+    }
+    return {w_gate, w_up};
+}
+
+// FFN matrix parameters as a reference counts them. Mistakes: bias_counted (a bias on every
+// matrix's output: F for each of up and gate, C for down), matrix_missing (SwiGLU counted with
+// two matrices, as a ReLU FFN).
+inline Count relu_ffn_count(const Inputs& in, Count hidden, Count ffn_hidden) {
+    return relu_ffn_parameters(hidden, ffn_hidden) + (in.mistake("bias_counted") ? ffn_hidden + hidden : 0);
+}
+inline Count swiglu_ffn_count(const Inputs& in, Count hidden, Count ffn_hidden) {
+    if (in.mistake("matrix_missing")) return relu_ffn_parameters(hidden, ffn_hidden);
+    return swiglu_ffn_parameters(hidden, ffn_hidden) + (in.mistake("bias_counted") ? 2 * ffn_hidden + hidden : 0);
 }
 
 }  // namespace ch25

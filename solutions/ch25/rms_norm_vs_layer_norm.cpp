@@ -7,10 +7,10 @@ Values rms_norm_vs_layer_norm(const Inputs& in) {
     const Vector<Real>& row = in.vector("row");  // [C]
     const Vector<Real> shifted_row = ch25::shifted(row, in.number("shift"));
     return {
-        {"mean_square", ch25::mean_square(row)},
-        {"root_mean_square", root_mean_square<Real>(row)},
-        {"rms_norm", ch25::rms_norm_unit(row)},
-        {"shifted_rms_norm", ch25::rms_norm_unit(shifted_row)},
+        {"mean_square", ch25::mean_square(in, row)},
+        {"root_mean_square", ch25::root_mean_square(in, row)},
+        {"rms_norm", ch25::rms_norm_unit(in, row)},
+        {"shifted_rms_norm", ch25::rms_norm_unit(in, shifted_row)},
         {"layer_norm", ch25::layer_norm_unit(row)},
         {"shifted_layer_norm", ch25::layer_norm_unit(shifted_row)},
     };

@@ -6,10 +6,10 @@ namespace blockcheck {
 Values rms_norm_zero_row(const Inputs& in) {
     const Vector<Real>& row = in.vector("row");  // [C]
     return {
-        {"mean_square", ch25::mean_square(row)},
-        {"root_mean_square", root_mean_square<Real>(row)},
-        {"rms_norm", ch25::rms_norm_unit(row)},
-        {"zero_row_rms_norm", ch25::rms_norm_unit(in.vector("zero_row"))},
+        {"mean_square", ch25::mean_square(in, row)},
+        {"root_mean_square", ch25::root_mean_square(in, row)},
+        {"rms_norm", ch25::rms_norm_unit(in, row)},
+        {"zero_row_rms_norm", ch25::rms_norm_unit(in, in.vector("zero_row"))},
         // B: the squares of the output average one over the C coordinates (the length would
         // make them sum to one).
         {"why_root_of_mean", ch25::choice("B")},

@@ -12,13 +12,13 @@ Values rope_quarter_turn_table(const Inputs& in) {
     if (query_positions.size() != key_positions.size())
         throw InputError("inputs 'query_positions' and 'key_positions' should have the same length");
 
-    const Rope<Real> rope = fixed_angle_rope(ch25::radians(in.number("angle_degrees")));
+    const Rope<Real> rope = ch25::fixed_angle_rope(in, in.number("angle_degrees"));
     const std::size_t rows = query_positions.size();
     Matrix<Real> rope_query(rows, 2), rope_key(rows, 2);  // one row per table row
     Vector<Real> dots(rows);
     for (std::size_t r = 0; r < rows; ++r) {
-        Vector<Real> q = rope_rotate(query, rope, query_positions[r]);
-        Vector<Real> k = rope_rotate(key, rope, key_positions[r]);
+        Vector<Real> q = rope_rotate(query, rope, ch25::rope_position(in, query_positions[r]));
+        Vector<Real> k = rope_rotate(key, rope, ch25::rope_position(in, key_positions[r]));
         std::copy(q.begin(), q.end(), rope_query.row(r).begin());
         std::copy(k.begin(), k.end(), rope_key.row(r).begin());
         dots[r] = dot<Real>(q, k);  // unscaled: no 1/sqrt(d), no softmax

@@ -8,12 +8,13 @@ Values swiglu_matched_budget(const Inputs& in) {
     const Count ffn_hidden = positive_count(in, "ffn_hidden_size");
     if (2 * ffn_hidden % 3 != 0)
         throw InputError("input 'ffn_hidden_size' should be a multiple of 3, so that two thirds of it is whole");
-    const Count matched = swiglu_width_matching_relu(ffn_hidden);  // 3 C F' = 2 C F
+    // 3 C F' = 2 C F.  Mistake relu_width_for_swiglu: the ReLU width kept, F' = F.
+    const Count matched = in.mistake("relu_width_for_swiglu") ? ffn_hidden : swiglu_width_matching_relu(ffn_hidden);
     return {
-        {"relu_ffn_parameters", ch25::count(relu_ffn_parameters(hidden, ffn_hidden))},
+        {"relu_ffn_parameters", ch25::count(ch25::relu_ffn_count(in, hidden, ffn_hidden))},
         {"matched_ffn_hidden_size", ch25::count(matched)},
-        {"matched_swiglu_ffn_parameters", ch25::count(swiglu_ffn_parameters(hidden, matched))},
-        {"swiglu_ffn_parameters", ch25::count(swiglu_ffn_parameters(hidden, ffn_hidden))},
+        {"matched_swiglu_ffn_parameters", ch25::count(ch25::swiglu_ffn_count(in, hidden, matched))},
+        {"swiglu_ffn_parameters", ch25::count(ch25::swiglu_ffn_count(in, hidden, ffn_hidden))},
     };
 }
 

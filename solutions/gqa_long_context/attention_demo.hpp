@@ -20,7 +20,9 @@ inline AttentionDemo read_attention_demo(const Inputs& in) {
     d.head_dim = static_cast<std::size_t>(integer_at_least(in, "head_dim", 2));
     if (d.head_dim % 2 != 0) throw InputError("input 'head_dim' should be even");
     // theta_i = base^(-2i/d), positions 0 .. T-1: the demo's frequency plan
-    d.rope = make_rope(positive_number(in, "base"), d.head_dim, RopeScaling<Real>{}, RopeLayout::interleaved);
+    // Mistake pairing_half_vs_interleaved: pairs (i, i + d/2) rotated instead of (2i, 2i+1).
+    d.rope = make_rope(positive_number(in, "base"), d.head_dim, RopeScaling<Real>{},
+                       in.mistake("pairing_half_vs_interleaved") ? RopeLayout::half : RopeLayout::interleaved);
     d.q = in.matrix("q");
     d.k = in.matrix("k");
     d.v = in.matrix("v");
@@ -30,6 +32,16 @@ inline AttentionDemo read_attention_demo(const Inputs& in) {
             throw InputError(std::string("input '") + name + "' should have heads * head_dim = " +
                              std::to_string(width) + " columns and as many rows as q");
     return d;
+}
+
+// Mistake no_attention_scale: scores q.k without the 1/sqrt(d). The block always divides by
+// sqrt(d), so the queries are multiplied by sqrt(d) first.  q: [T, heads * d]
+inline Matrix<Real> unscaled_if(const Inputs& in, Matrix<Real> q, std::size_t head_dim) {
+    using std::sqrt;
+    if (!in.mistake("no_attention_scale")) return q;
+    const Real root = sqrt(Real(static_cast<long>(head_dim)));
+    for (Real& x : q.values) x *= root;
+    return q;
 }
 
 }  // namespace blockcheck::companion

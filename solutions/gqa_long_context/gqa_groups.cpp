@@ -21,16 +21,18 @@ Values gqa_groups(const Inputs& in) {
     const Count kv_heads = positive_count(in, "kv_heads");
     if (query_heads % kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
     const HeadLayout layout{query_heads, kv_heads, 1};
+    // Query head h reads key/value head h / group.  Mistake wrong_kv_head: h mod kv_heads.
+    auto kv_head_of = [&](std::size_t h) { return in.mistake("wrong_kv_head") ? h % kv_heads : layout.kv_head_of(h); };
 
     const Vector<Real>& look_up = in.vector("query_heads_to_look_up");
     Vector<Real> kv_of(look_up.size());
     for (std::size_t i = 0; i < look_up.size(); ++i)
-        kv_of[i] = Real(static_cast<long>(layout.kv_head_of(head_index(look_up[i], layout, "query_heads_to_look_up"))));
+        kv_of[i] = Real(static_cast<long>(kv_head_of(head_index(look_up[i], layout, "query_heads_to_look_up"))));
 
-    const std::size_t shared = layout.kv_head_of(head_index(in.number("query_head"), layout, "query_head"));
+    const std::size_t shared = kv_head_of(head_index(in.number("query_head"), layout, "query_head"));
     Vector<Real> sharing;
     for (std::size_t h = 0; h < query_heads; ++h)
-        if (layout.kv_head_of(h) == shared) sharing.push_back(Real(static_cast<long>(h)));
+        if (kv_head_of(h) == shared) sharing.push_back(Real(static_cast<long>(h)));
     return {
         {"heads_per_group", companion::count(layout.group_size())},
         {"kv_head_of_query", kv_of},

@@ -11,8 +11,14 @@ Values llama_block_parameters(const Inputs& in) {
     const Count multiple = positive_count(in, "multiple_of");
     if (query_heads % kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
 
-    const Count ffn_hidden = llama_ffn_hidden(hidden, multiple);
-    const BlockParameters p = block_parameters(hidden, query_heads, kv_heads, head_dim, ffn_hidden);
+    // Mistake relu_width_for_swiglu: the ReLU FFN's 4 C kept as SwiGLU's width.
+    const Count ffn_hidden = in.mistake("relu_width_for_swiglu") ? 4 * hidden : llama_ffn_hidden(hidden, multiple);
+    BlockParameters p = block_parameters(hidden, query_heads, kv_heads, head_dim, ffn_hidden);
+    if (in.mistake("matrix_missing")) p.gate = 0;  // SwiGLU counted with two matrices
+    if (in.mistake("bias_counted")) {               // a bias on every matrix's output
+        p.q += query_heads * head_dim, p.k += kv_heads * head_dim, p.v += kv_heads * head_dim, p.o += hidden;
+        p.gate += ffn_hidden, p.up += ffn_hidden, p.down += hidden;
+    }
     return {
         {"ffn_hidden_size", companion::count(ffn_hidden)},
         {"attention_parameters", companion::count(p.attention())},

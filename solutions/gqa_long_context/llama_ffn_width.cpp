@@ -10,7 +10,8 @@ Values llama_ffn_width(const Inputs& in) {
     const Count relu_width = 4 * hidden;  // the classic FFN: four times the model width
     const Count relu = relu_ffn_parameters(hidden, relu_width);
     const Count swiglu_same_width = swiglu_ffn_parameters(hidden, relu_width);
-    const Count llama_width = llama_ffn_hidden(hidden, multiple);
+    // Mistake relu_width_for_swiglu: the ReLU width kept for SwiGLU.
+    const Count llama_width = in.mistake("relu_width_for_swiglu") ? relu_width : llama_ffn_hidden(hidden, multiple);
     const Count llama = swiglu_ffn_parameters(hidden, llama_width);
     auto as_real = [](Count n) { return Real(static_cast<unsigned long long>(n)); };
     return {

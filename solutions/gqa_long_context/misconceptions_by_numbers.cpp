@@ -4,9 +4,12 @@
 #include "solutions/block/ffn.hpp"
 #include "solutions/block/norms.hpp"
 
+#include <algorithm>
+
 namespace blockcheck {
 
 Values misconceptions_by_numbers(const Inputs& in) {
+    using std::abs;
     using std::exp;
     const Vector<Real>& gate = in.vector("gate_values");
     Vector<Real> sigmoid(gate.size()), silu_values(gate.size());
@@ -30,10 +33,15 @@ Values misconceptions_by_numbers(const Inputs& in) {
     return {
         {"sigmoid", sigmoid},
         {"silu", silu_values},
-        {"silu_is_pass_ratio", companion::boolean(false)},
+        // about these inputs: do their SiLU values stay within 0..1, as a pass ratio would?
+        {"silu_is_pass_ratio", companion::boolean(std::all_of(silu_values.begin(), silu_values.end(), [](const Real& s) {
+             return s >= 0 && s <= 1;
+         }))},
         {"rms_norm", normed},
         {"rms_norm_mean", mean},
-        {"rms_norm_has_zero_mean", companion::boolean(false)},
+        // about this row: is its RMSNorm's mean zero (it is when the row sums to zero)?
+        {"rms_norm_has_zero_mean",
+         companion::boolean(std::holds_alternative<Real>(mean) && abs(std::get<Real>(mean)) < Real("1e-40"))},
     };
 }
 

@@ -12,12 +12,12 @@ Values ntk_aware_scaling(const Inputs& in) {
 
     const Rope<Real> plain = make_rope(base, head_dim, RopeScaling<Real>{}, RopeLayout::interleaved);
     const Rope<Real> ntk =
-        make_rope(base, head_dim, RopeScaling<Real>{RopeScalingType::ntk, factor}, RopeLayout::interleaved);
+        companion::ntk_rope(in, base, factor, head_dim);
     const Rope<Real> linear =
-        make_rope(base, head_dim, RopeScaling<Real>{RopeScalingType::linear, factor}, RopeLayout::interleaved);
+        make_rope(base, head_dim, companion::linear_scaling(in, factor), RopeLayout::interleaved);
     const std::size_t last = plain.inverse_frequencies.size() - 1;
     return {
-        {"ntk_base", ntk_base(base, factor, head_dim)},
+        {"ntk_base", companion::ntk_scaled_base(in, base, factor, head_dim)},
         {"first_inverse_frequency", rope_angle(plain, 0, Real(1))},
         {"last_inverse_frequency", rope_angle(plain, last, Real(1))},
         {"ntk_first_inverse_frequency", rope_angle(ntk, 0, Real(1))},

@@ -11,9 +11,9 @@ Values ntk_vs_linear(const Inputs& in) {
 
     const Rope<Real> plain = make_rope(base, head_dim, RopeScaling<Real>{}, RopeLayout::interleaved);
     const Rope<Real> linear =
-        make_rope(base, head_dim, RopeScaling<Real>{RopeScalingType::linear, factor}, RopeLayout::interleaved);
+        make_rope(base, head_dim, companion::linear_scaling(in, factor), RopeLayout::interleaved);
     const Rope<Real> ntk =
-        make_rope(base, head_dim, RopeScaling<Real>{RopeScalingType::ntk, factor}, RopeLayout::interleaved);
+        companion::ntk_rope(in, base, factor, head_dim);
     const Vector<Real> speed = companion::radians_per_position(plain);
     const Vector<Real> linear_speed = companion::radians_per_position(linear);
     const Vector<Real> ntk_speed = companion::radians_per_position(ntk);

@@ -10,7 +10,8 @@ Values position_interpolation(const Inputs& in) {
     const Real position(integer_at_least(in, "position", 0));
     const Real factor = target / trained;  // s
     const Rope<Real> rope = companion::stamp_rope(in);
-    const Rope<Real> squeezed = companion::interpolated(rope, factor);
+    // Mistake angle_not_scaled: the factor computed but positions never divided by it.
+    const Rope<Real> squeezed = companion::interpolated(rope, in.mistake("angle_not_scaled") ? Real(1) : factor);
     return {
         {"interpolation_factor", factor},
         {"neighbour_angle_degrees", companion::degrees(rope_angle(squeezed, 0, Real(1)))},

@@ -70,6 +70,25 @@ inline Rope<Real> interpolated(Rope<Real> rope, const Real& factor) {
     return rope;
 }
 
+// The scalings a reference applies.  Mistake angle_not_scaled: the factor never applied.
+inline RopeScaling<Real> linear_scaling(const Inputs& in, const Real& factor) {
+    if (in.mistake("angle_not_scaled")) return {};
+    return {RopeScalingType::linear, factor};
+}
+// NTK-aware: base' = base s^(d/(d-2)).  Mistake ntk_exponent: base' = base s, the exponent
+// d/(d-2) dropped; the plan is then the plain one on that base.
+inline Real ntk_scaled_base(const Inputs& in, const Real& base, const Real& factor, std::size_t head_dim) {
+    if (in.mistake("angle_not_scaled")) return base;
+    return in.mistake("ntk_exponent") ? Real(base * factor) : ntk_base(base, factor, head_dim);
+}
+// The NTK-aware plan: make_rope's NTK scaling, or the plain plan on the mistaken base.
+inline Rope<Real> ntk_rope(const Inputs& in, const Real& base, const Real& factor, std::size_t head_dim) {
+    const Real scaled = ntk_scaled_base(in, base, factor, head_dim);
+    if (in.mistake("angle_not_scaled") || in.mistake("ntk_exponent"))
+        return make_rope(scaled, head_dim, RopeScaling<Real>{}, RopeLayout::interleaved);
+    return make_rope(base, head_dim, RopeScaling<Real>{RopeScalingType::ntk, factor}, RopeLayout::interleaved);
+}
+
 // Every pair's turn for one step of position: inv_freq_i / divisor, in radians.
 inline Vector<Real> radians_per_position(const Rope<Real>& rope) {
     Vector<Real> speed(rope.inverse_frequencies.size());

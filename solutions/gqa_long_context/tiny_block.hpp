@@ -35,13 +35,17 @@ inline TinyBlock read_tiny_block(const Inputs& in) {
     c.query_heads = static_cast<std::size_t>(integer_at_least(in, "query_heads", 1));
     c.kv_heads = static_cast<std::size_t>(integer_at_least(in, "kv_heads", 1));
     c.head_dim = static_cast<std::size_t>(integer_at_least(in, "head_dim", 2));
-    c.rms_norm_eps = in.number("rms_norm_eps");
+    c.rms_norm_eps = in.mistake("eps_omitted") ? Real(0) : in.number("rms_norm_eps");
     c.rope_theta = positive_number(in, "rope_theta");
-    c.rope_layout = RopeLayout::interleaved;  // pairs (2i, 2i+1), as Meta's LLaMA code
+    // pairs (2i, 2i+1), as Meta's LLaMA code.  Mistake pairing_half_vs_interleaved: (i, i + d/2).
+    c.rope_layout = in.mistake("pairing_half_vs_interleaved") ? RopeLayout::half : RopeLayout::interleaved;
     c.pre_norm = true;
+    c.causal = !in.mistake("not_causal");
+    c.eps_placement = in.mistake("eps_outside_sqrt") ? EpsPlacement::after_root : EpsPlacement::under_root;
     if (c.query_heads % c.kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
     if (c.head_dim % 2 != 0) throw InputError("input 'head_dim' should be even");
     if (c.rms_norm_eps < 0) throw InputError("input 'rms_norm_eps' should not be negative");
+    if (in.mistake("eps_omitted") && in.number("rms_norm_eps") == 0) throw InputError("epsilon is already zero");
 
     BlockWeights<Real>& w = b.weights;
     w.attn_norm = in.vector("attn_norm");
@@ -54,6 +58,9 @@ inline TinyBlock read_tiny_block(const Inputs& in) {
     w.up = in.matrix("up");
     w.down = in.matrix("down");
     c.ffn_hidden_size = w.gate.cols;
+    if (in.mistake("gain_omitted"))  // RMSNorm without its gains g
+        w.attn_norm = w.ffn_norm = Vector<Real>(w.attn_norm.size(), Real(1));
+    if (in.mistake("gate_up_swapped")) std::swap(w.gate, w.up);
 
     const std::size_t C = c.hidden_size, F = c.ffn_hidden_size;
     detail::expect_length(w.attn_norm, C, "attn_norm");

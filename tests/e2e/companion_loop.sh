@@ -43,14 +43,17 @@ status=0; "$blockcheck" check kv_cache_sizes --json > "$ws/out.json" || status=$
 [[ $(json '[.exercises[].parts[] | select(.verdict == "wrong")] | length' "$ws/out.json") == 1 ]] || fail "exactly one part should be wrong"
 [[ $(json '.exercises[].parts[] | select(.name == "mha_to_gqa_ratio") | .verdict' "$ws/out.json") == wrong ]] || fail "mha_to_gqa_ratio should be the wrong part"
 "$blockcheck" check kv_cache_sizes > "$ws/board.txt" || true
-grep -q "mha_to_gqa_ratio" "$ws/board.txt" && grep -q "absolute error 2.0e-06" "$ws/board.txt" || fail "the board should say how far off"
+grep -q "mha_to_gqa_ratio" "$ws/board.txt" && grep -q "off by 2.0e-06; 6 decimal places asked, so up to 5.0e-07 is accepted" "$ws/board.txt" || fail "the board should say how far off"
 cp "$root/tests/solved/$chapter/kv_cache_sizes.cpp" "$ws/chapters/$chapter/"
 
-# 4. A wrong choice fails that part only, and the feedback explains the right answer.
+# 4. A wrong choice fails that part only, and its explanation (which gives the answer away)
+#    appears only with --reveal.
 edit 's|answer_choice("why", "A");|answer_choice("why", "B");|' "$ws/chapters/$chapter/rope_write_back_layout.cpp"
 status=0; "$blockcheck" check rope_write_back_layout > "$ws/board.txt" || status=$?
 [[ $status == 1 ]] || fail "a wrong choice should exit 1"
-grep -q "Reordering the coordinates of both vectors" "$ws/board.txt" || fail "a wrong choice should show the explanation"
+grep -q "Reordering the coordinates of both vectors" "$ws/board.txt" && fail "a wrong choice must not show the explanation"
+"$blockcheck" check rope_write_back_layout --reveal > "$ws/board.txt" || true
+grep -q "Reordering the coordinates of both vectors" "$ws/board.txt" || fail "--reveal should show the explanation"
 "$blockcheck" check rope_write_back_layout --json > "$ws/out.json" || true
 [[ $(json '[.exercises[].parts[] | select(.verdict == "wrong")] | length' "$ws/out.json") == 1 ]] || fail "only the choice should be wrong"
 cp "$root/tests/solved/$chapter/rope_write_back_layout.cpp" "$ws/chapters/$chapter/"

@@ -31,7 +31,8 @@ status=0; "$blockcheck" check rms_norm_vs_layer_norm --json > "$ws/out.json" || 
 [[ $(json '[.exercises[].parts[] | select(.verdict == "wrong")] | length' "$ws/out.json") == 1 ]] || fail "exactly one part should be wrong"
 [[ $(json '.exercises[].parts[] | select(.name == "root_mean_square") | .verdict' "$ws/out.json") == wrong ]] || fail "root_mean_square should be the wrong part"
 "$blockcheck" check rms_norm_vs_layer_norm > "$ws/board.txt" || true
-grep -q "root_mean_square" "$ws/board.txt" && grep -q "absolute error 2.0e-06" "$ws/board.txt" || fail "the board should say how far off"
+grep -q "root_mean_square" "$ws/board.txt" && grep -q "off by 2.0e-06; 6 decimal places asked, so up to 5.0e-07 is accepted" "$ws/board.txt" \
+    || fail "the board should say how far off, and the bound in the exercise's terms"
 cp "$root/tests/solved/ch25/rms_norm_vs_layer_norm.cpp" "$ws/chapters/ch25/"
 
 # 4. Printing the book's constants passes the book's inputs but not a variant.
@@ -63,6 +64,14 @@ expect "输入" "$blockcheck" show rms_norm_zero_row --lang zh
 expect "Hint 1/" "$blockcheck" hint rms_norm_zero_row
 expect "Hint 2/" "$blockcheck" hint rms_norm_zero_row
 expect "rms_norm = " "$blockcheck" run rms_norm_zero_row
+expect "Hint 1/" "$blockcheck" hint rms_norm_zero_row 1
+expect "Hint 3/" "$blockcheck" hint rms_norm_zero_row --all
+expect '"mistakes": \[' "$blockcheck" show rms_norm_zero_row --json
+expect '"sum_not_mean"' "$blockcheck" show rms_norm_zero_row --json
+"$blockcheck" check rms_norm_zero_row --variants 2 > "$ws/board.txt" || fail "a solved program should pass 2 random variants"
+grep -q -- "--variant 7" "$ws/board.txt" && fail "the board should not suggest a fixed variant"
+status=0; "$blockcheck" hint rms_norm_zero_row 9 2> "$ws/err.txt" || status=$?
+[[ $status == 2 ]] || fail "hint N beyond the hints should exit 2"
 status=0; "$blockcheck" show no_such_exercise 2> "$ws/err.txt" || status=$?
 [[ $status == 2 ]] && grep -q "rms_norm_zero_row" "$ws/err.txt" || fail "an unknown id should exit 2 and list the ids"
 echo "student loop: 1 passed, 0 failed"

@@ -51,12 +51,16 @@ ProgramLine line_of(const std::string& value_text, int line = 3) {
     return ProgramLine{"x", parse_reading(value_text), line, "x = " + value_text};
 }
 
-AnswerSpec spec_of(AnswerKind kind, int digits = 6) { return AnswerSpec{"x", kind, 2, digits, {}}; }
+AnswerSpec spec_of(AnswerKind kind, int decimals = 6) {
+    return AnswerSpec{"x", kind, 2, Precision{Precision::decimals, decimals}, {}};
+}
 
 PartResult grade(const std::string& given, const Value& expected, AnswerKind kind = AnswerKind::number,
-                 bool reveal = false) {
+                 bool reveal = false, Precision precision = {}) {
     ProgramLine line = line_of(given);
-    return grade_part(spec_of(kind), &line, expected, AnswerCompareOptions{reveal});
+    AnswerSpec spec = spec_of(kind);
+    spec.precision = precision;
+    return grade_part(spec, &line, expected, AnswerCompareOptions{reveal});
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -109,7 +113,8 @@ TEST_CASE("numbers against sqrt(0.72) = 0.848528137423857...") {
         {"0.848529", Verdict::wrong, "the last required digit wrong"},
         {"0.848527", Verdict::wrong, "the last required digit wrong, below"},
         {"0.84852814", Verdict::correct, "more digits, all right"},
-        {"0.84852824", Verdict::wrong, "more digits hold it to more digits"},
+        {"0.84852824", Verdict::correct, "more digits than declared: still held to the six declared"},
+        {"0.8485290", Verdict::wrong, "more digits, the declared sixth one wrong"},
         {"0.8485", Verdict::too_few_digits, "four decimals"},
         {"0.9", Verdict::too_few_digits, "too few digits, even if also off"},
         {rms_first_text(30), Verdict::correct, "30 correct digits"},
@@ -144,7 +149,8 @@ TEST_CASE("a wrong number gives absolute and relative errors and scores nothing"
     PartResult r = grade("0.848529", Value(rms_first()));
     CHECK(r.score == 0);
     CHECK(r.max_score == 2);
-    CHECK(r.message.en == "wrong: absolute error 8.6e-07, relative error 1.0e-06 (allowed 5.0e-07)");
+    CHECK(r.message.en == "wrong: off by 8.6e-07; 6 decimal places asked, so up to 5.0e-07 is accepted");
+    CHECK(r.message.zh == "错误：差了 8.6e-07；本题要求 6 位小数，误差不超过 5.0e-07 即算对");
     CHECK(r.abs_error.value() == doctest::Approx(8.626e-7).epsilon(1e-3));
     CHECK(r.rel_error.value() == doctest::Approx(8.626e-7 / 0.848528).epsilon(1e-3));
 }
@@ -153,7 +159,7 @@ TEST_CASE("too few digits names the decimals given and asked for") {
     PartResult r = grade("0.8485", Value(rms_first()));
     CHECK(r.verdict == Verdict::too_few_digits);
     CHECK(r.score == 0);
-    CHECK(r.message.en == "too few digits: gave 4 decimal places (`0.8485`), this answer asks for at least 6 decimal places");
+    CHECK(r.message.en == "too few digits: `0.8485` is written to fewer than the 6 decimal places this answer asks for");
 }
 
 TEST_CASE("too few digits that are also off say so") {
@@ -181,10 +187,47 @@ TEST_CASE("a number given to more digits than a double is held to them") {
 }
 
 TEST_CASE("the double slack scales with the largest element of the part") {
-    // error 1e-13: beyond 64 eps for a lone 0.001, within 64 eps * 1000 next to a 1000
+    // 16 decimals declared; error 1e-13: beyond 64 eps for a lone 0.001, within 64 eps * 1000 next to a 1000
+    const Precision sixteen{Precision::decimals, 16};
     Vector<Real> part{Real(1000), parse_real<Real>("0.001")};
-    CHECK(grade("[1000.000000, 0.001000000000100000]", Value(part), AnswerKind::vector).verdict == Verdict::correct);
-    CHECK(grade("0.001000000000100000", Value(parse_real<Real>("0.001"))).verdict == Verdict::wrong);
+    CHECK(grade("[1000.0000000000000000, 0.0010000000001000000]", Value(part), AnswerKind::vector, false, sixteen).verdict ==
+          Verdict::correct);
+    CHECK(grade("0.0010000000001000000", Value(parse_real<Real>("0.001")), AnswerKind::number, false, sixteen).verdict ==
+          Verdict::wrong);
+}
+
+TEST_CASE("the score follows the declared precision, never the digits printed") {
+    // a float computation printed with 17 digits: 3e-8 off, within 6 declared decimal places
+    PartResult r = grade("0.84852817", Value(rms_first()));
+    CHECK(r.verdict == Verdict::correct);
+    CHECK(r.score == 2);
+    CHECK(r.inexact);
+    CHECK(contains(r.message.en, "correct to 6 decimal places; note: 3.3e-08 off the exact value"));
+    CHECK(contains(r.message.en, "float (single precision)"));
+    CHECK_FALSE(grade(double_text(std::sqrt(0.72)), Value(rms_first())).inexact);
+    // six decimals printed on purpose: the rounding of the print explains the error, no note
+    CHECK_FALSE(grade("0.848528", Value(rms_first())).inexact);
+}
+
+TEST_CASE("significant digits: the bound follows the value's own size") {
+    const Precision four{Precision::significant, 4};
+    const Value small(parse_real<Real>("0.000123456"));
+    CHECK(grade("0.0001235", small, AnswerKind::number, false, four).verdict == Verdict::correct);
+    CHECK(grade("1.235e-4", small, AnswerKind::number, false, four).verdict == Verdict::correct);
+    CHECK(grade("1.234e-4", small, AnswerKind::number, false, four).verdict == Verdict::wrong);  // cut, not rounded: 5.6e-08 off
+    CHECK(grade("1.23e-4", small, AnswerKind::number, false, four).verdict == Verdict::too_few_digits);
+    PartResult r = grade("1.236e-4", small, AnswerKind::number, false, four);
+    CHECK(r.message.en == "wrong: off by 1.4e-07; 4 significant digits asked, so up to 5.0e-08 is accepted");
+}
+
+TEST_CASE("an angle matches modulo a full turn") {
+    const Value ninety(Real(90));
+    CHECK(grade("450.000000", ninety, AnswerKind::angle).verdict == Verdict::correct);
+    CHECK(grade("-270.000000", ninety, AnswerKind::angle).verdict == Verdict::correct);
+    PartResult r = grade("-90.000000", ninety, AnswerKind::angle);
+    CHECK(r.verdict == Verdict::wrong);
+    CHECK(r.message.en == "wrong: off by 1.8e+02 (modulo a full turn); 6 decimal places asked, so up to 5.0e-07 is accepted");
+    CHECK(grade("450.000000", ninety, AnswerKind::number).verdict == Verdict::wrong);
 }
 
 TEST_CASE("integers match exactly, in any decimal form") {
@@ -217,14 +260,20 @@ TEST_CASE("a boolean printed as 1 gets a hint about boolalpha") {
     CHECK(contains(r.message.en, "std::boolalpha"));
 }
 
-TEST_CASE("a wrong boolean or choice appends the explanation") {
+TEST_CASE("the explanation of a boolean or choice appears once right, or with --reveal, never with a wrong answer") {
     AnswerSpec spec = spec_of(AnswerKind::boolean);
     spec.explain = {"RMSNorm does not subtract the mean.", "RMSNorm 不减去均值。"};
     ProgramLine line = line_of("true");
-    PartResult r = grade_part(spec, &line, Value(false), {});
-    CHECK(r.message.en == "wrong: the output says true. RMSNorm does not subtract the mean.");
-    CHECK(contains(r.message.zh, "RMSNorm 不减去均值"));
-    CHECK(grade_part(spec, &line, Value(true), {}).message.en == "correct");
+    PartResult wrong = grade_part(spec, &line, Value(false), {});
+    CHECK(wrong.message.en == "wrong: the output says true");
+    CHECK_FALSE(contains(wrong.message.zh, "RMSNorm"));
+    CHECK(grade_part(spec, &line, Value(false), AnswerCompareOptions{true}).message.en ==
+          "wrong: the output says true; expected false. RMSNorm does not subtract the mean.");
+    CHECK(grade_part(spec, &line, Value(true), {}).message.en == "correct. RMSNorm does not subtract the mean.");
+    AnswerSpec letter = spec_of(AnswerKind::choice);
+    letter.explain = {"B: the squares average one.", "B：平方的平均为一。"};
+    ProgramLine a = line_of("A");
+    CHECK(grade_part(letter, &a, Value(Choice{"B"}), {}).message.en == "wrong: the output says `A`");
 }
 
 TEST_CASE("choices match as words, case-insensitively") {
@@ -247,7 +296,7 @@ TEST_CASE("undefined is correct exactly when the reference is undefined") {
 }
 
 TEST_CASE("a missing answer says which line to print") {
-    PartResult r = grade_part(AnswerSpec{"dot", AnswerKind::number, 3, 6, {}}, nullptr, Value(rms_first()), {});
+    PartResult r = grade_part(AnswerSpec{"dot", AnswerKind::number, 3, {}, {}}, nullptr, Value(rms_first()), {});
     CHECK(r.verdict == Verdict::missing);
     CHECK(r.message.en == "no line `dot = ...` in the output");
     CHECK(!r.message.zh.empty());
@@ -265,7 +314,7 @@ TEST_CASE("silu vector: one wrong element is named with its errors") {
     PartResult r = grade("[0.731059, -0.238416, 0.311230]", Value(silu_values()), AnswerKind::vector);
     CHECK(r.verdict == Verdict::wrong);
     CHECK(r.message.en ==
-          "element 1 is wrong: absolute error 1.0e-05, relative error 4.3e-05 (allowed 5.0e-07); 1 of 3 elements wrong");
+          "element 1 is wrong: off by 1.0e-05; 6 decimal places asked, so up to 5.0e-07 is accepted; 1 of 3 elements wrong");
 }
 
 TEST_CASE("silu vector: the worst wrong element is named") {
@@ -277,7 +326,7 @@ TEST_CASE("silu vector: the worst wrong element is named") {
 TEST_CASE("silu vector: too few digits names the element") {
     PartResult r = grade("[0.731059, -0.238406, 0.3112]", Value(silu_values()), AnswerKind::vector);
     CHECK(r.verdict == Verdict::too_few_digits);
-    CHECK(r.message.en.starts_with("element 2 has too few digits: gave 4 decimal places"));
+    CHECK(r.message.en.starts_with("element 2 has too few digits: `0.3112` is written to fewer than the 6 decimal places"));
 }
 
 TEST_CASE("silu vector: a wrong element wins over too few digits") {
@@ -296,7 +345,7 @@ TEST_CASE("a wrong matrix element is named by row and column") {
     Matrix<Real> expected = matrix_from_rows<Real>({{Real(1), Real(2)}, {silu(Real(1)), Real(4)}});
     PartResult r = grade("[[1.000000, 2.000000], [0.731060, 4.000000]]", Value(expected), AnswerKind::matrix);
     CHECK(r.verdict == Verdict::wrong);
-    CHECK(r.message.en.starts_with("row 1, column 0 is wrong: absolute error 1.4e-06"));
+    CHECK(r.message.en.starts_with("row 1, column 0 is wrong: off by 1.4e-06"));
 }
 
 TEST_CASE("shape mismatches state both shapes") {
@@ -328,7 +377,7 @@ TEST_CASE("a non-finite reference is the grader's fault") {
 TEST_CASE("an unparseable part carries the issue's line and message") {
     ProgramOutput out = parse_program_output("\ndot = 0.5.1\n");
     REQUIRE(out.issues.size() == 1);
-    PartResult r = unparseable_part(AnswerSpec{"dot", AnswerKind::number, 1, 6, {}}, out.issues.front());
+    PartResult r = unparseable_part(AnswerSpec{"dot", AnswerKind::number, 1, {}, {}}, out.issues.front());
     CHECK(r.verdict == Verdict::unparseable);
     CHECK(r.line == 2);
     CHECK(r.score == 0);

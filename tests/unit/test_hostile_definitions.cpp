@@ -61,7 +61,7 @@ TEST_CASE("a crafted definition is refused when loaded, naming the file and the 
         {"one_of_number", "variants.angle_degrees[0]: expected protocol text"},
         {"points_fraction", "answers[0].points: expected a whole number"},
         {"points_zero", "answers[0].points: 0 is outside"},
-        {"digits_text", "answers[0].digits: expected a whole number"},
+        {"decimals_text", "answers[0].decimals: expected a whole number"},
         {"answers_object", "answers: expected a list"},
         {"answers_empty", "answers: expected at least one answer"},
         {"inputs_list", "inputs: expected"},
@@ -100,13 +100,13 @@ TEST_CASE("an integer range draws multiples of multiple_of within [min, max], ne
 }
 
 TEST_CASE("a reference vector or matrix without elements is a grader fault, never an out-of-range read") {
-    const AnswerSpec vector_spec{"x", AnswerKind::vector, 2, 6, {}};
+    const AnswerSpec vector_spec{"x", AnswerKind::vector, 2, Precision{Precision::decimals, 6}, {}};
     const ProgramLine empty{"x", Reading{std::vector<NumberText>{}}, 1, "x = []"};
     const PartResult v = grade_part(vector_spec, &empty, Value{Vector<Real>{}}, AnswerCompareOptions{true});
     CHECK(v.verdict == Verdict::grader_fault);
     CHECK(v.message.en.find("no elements") != std::string::npos);
 
-    const AnswerSpec matrix_spec{"m", AnswerKind::matrix, 1, 6, {}};
+    const AnswerSpec matrix_spec{"m", AnswerKind::matrix, 1, Precision{Precision::decimals, 6}, {}};
     const ProgramLine one{"m", parse_reading("[[1]]"), 1, "m = [[1]]"};
     const PartResult m = grade_part(matrix_spec, &one, Value{Matrix<Real>(0, 0)}, AnswerCompareOptions{});
     CHECK(m.verdict == Verdict::grader_fault);

@@ -114,3 +114,18 @@ int main() { bc::answer("mean_square", 2.0); }
     CHECK(all.find("tests/solved/ch25/rms_norm_zero_row.cpp: (program): the solved program does not get full marks "
                    "on the book's inputs: root_mean_square (missing)") != std::string::npos);
 }
+
+TEST_CASE("validate: a declared mistake that the reference never makes, and one equal to the right answer") {
+    Copy copy;
+    auto json = copy.read("rms_norm_zero_row");
+    json["inputs"]["row"] = "[-2, 2]";  // mean 0: subtracting the mean changes nothing
+    json["mistakes"].push_back("clockwise_rotation");
+    copy.write("rms_norm_zero_row", json);
+    const std::string all = joined(copy.problems("rms_norm_zero_row"));
+    CAPTURE(all);
+    CHECK(all.find("rms_norm_zero_row.json: mistakes[0] (mean_subtracted): on the book's inputs this mistake gives "
+                   "exactly the right answers") != std::string::npos);
+    CHECK(all.find("rms_norm_zero_row.json: mistakes[3] (clockwise_rotation): the reference never makes this "
+                   "mistake on the book's inputs") != std::string::npos);
+    CHECK(all.find("mistakes[1]") == std::string::npos);  // sum_not_mean still changes the mean square
+}

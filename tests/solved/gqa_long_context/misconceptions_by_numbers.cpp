@@ -19,8 +19,12 @@ int main() {
     }
     answer("sigmoid", sigmoid);
     answer("silu", silu);
-    answer("silu_is_pass_ratio", false);
+    bool within = true;  // a pass ratio would stay within 0..1
+    for (double s : silu) within = within && s >= 0 && s <= 1;
+    answer("silu_is_pass_ratio", within);
     answer("rms_norm", normed);
     answer("rms_norm_mean", mean);
-    answer("rms_norm_has_zero_mean", false);
+    double sum = 0;  // zero exactly when the row sums to zero
+    for (double x : row) sum += x;
+    answer("rms_norm_has_zero_mean", std::fabs(sum) < 1e-12);
 }
