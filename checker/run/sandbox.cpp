@@ -283,23 +283,25 @@ ProgramJail::ProgramJail(bool sessions) {
     start_sessions(sessions);
 }
 
-// Sessions need the throw-away uids (root, bwrap) and the runner; they are used only when one
-// runs /usr/bin/true as a jail of its own would.
+// Sessions need the throw-away uids (root, bwrap) and the runner.
 void ProgramJail::start_sessions(bool wanted) {
     if (!wanted || isolation_ != Isolation::bubblewrap_uid) return;
     if (const char* off = std::getenv("BLOCKCHECK_GRADE_SESSION"); off && std::string_view(off) == "0") return;
     const fs::path runner = jail_runner_path();
-    if (runner.empty()) return;
-    session_argv_ = session_argv(runner, !seccomp_filter().empty());
-    Limits limits;
-    limits.wall_seconds = 20;
-    limits.cpu_seconds = 5;
-    const auto probe = run_in_session("/usr/bin/true", {}, limits);
-    if (!probe || probe->status != RunStatus::exited || probe->exit_code != 0) {
-        std::lock_guard lock(sessions_mutex_);
-        sessions_.clear();
-        session_argv_.clear();
-    }
+    if (!runner.empty()) session_argv_ = session_argv(runner, !seccomp_filter().empty());
+}
+
+// Used only when a session runs /usr/bin/true as a jail of its own would.
+bool ProgramJail::sessions() const {
+    if (session_argv_.empty()) return false;
+    std::call_once(sessions_probed_, [this] {
+        Limits limits;
+        limits.wall_seconds = 20;
+        limits.cpu_seconds = 5;
+        const auto probe = run_in_session("/usr/bin/true", {}, limits);
+        sessions_work_ = probe && probe->status == RunStatus::exited && probe->exit_code == 0;
+    });
+    return sessions_work_;
 }
 
 ProgramJail::~ProgramJail() {

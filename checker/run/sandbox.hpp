@@ -45,8 +45,9 @@ public:
     ProgramJail& operator=(const ProgramJail&) = delete;
 
     Isolation isolation() const { return isolation_; }
-    // Whether programs run in jail sessions.
-    bool sessions() const { return !session_argv_.empty(); }
+    // Whether programs run in jail sessions (probed on first use, so a jail that runs nothing
+    // costs no session).
+    bool sessions() const;
 
     // Runs a copy of `binary` with `input` on stdin under `limits`. Inside bubblewrap the program
     // is /exercise (read-only), its working folder /scratch (a tmpfs of limits.file_bytes, or
@@ -65,6 +66,8 @@ private:
     std::filesystem::path runtime_;  // private folder (0711) for program copies and scratch folders
     Isolation isolation_ = Isolation::limits_only;
     std::vector<std::string> session_argv_;  // empty: no sessions
+    mutable std::once_flag sessions_probed_;
+    mutable bool sessions_work_ = false;
     mutable std::mutex sessions_mutex_;
     mutable std::map<std::thread::id, std::unique_ptr<JailSession>> sessions_;
 };
