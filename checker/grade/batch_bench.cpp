@@ -5,6 +5,9 @@
 #include "checker/grade/archive.hpp"
 #include "checker/grade/batch.hpp"
 #include "checker/common/files.hpp"
+#include "checker/exercise/exercise_set.hpp"
+#include "checker/run/compile.hpp"
+#include "checker/run/sandbox.hpp"
 
 #include <fmt/format.h>
 
@@ -261,6 +264,32 @@ WaysCompared compare_ways(const fs::path& root, const ExerciseSet& set, const fs
     return {classic.size(), median(classic), median(fast)};
 }
 
+// Run medians side by side: the same compiled programs (the fast way's, from compare_ways) on
+// their book's inputs, alternating a jail of their own and a jail session, `rounds` times each.
+struct RunsCompared {
+    std::size_t runs = 0;
+    double one_off = 0, session = 0;
+    bool sessions = false;
+};
+
+RunsCompared compare_runs(const fs::path& root, const ExerciseSet& set, const fs::path& work, std::size_t count, std::size_t rounds) {
+    const ProgramJail one_off(false), session(true);
+    std::vector<double> alone, together;
+    const auto& all = set.all();
+    for (std::size_t x = 1; x <= std::min(count, all.size() - 1); ++x) {
+        const Exercise& e = all[x];
+        const fs::path source = work / ("ways-" + std::to_string(x)) / e.file_name();
+        const CompileResult r = compile_program(source, root / "chapters", work / "cache-fast", compiler_limits(), CompileWay::fast);
+        if (!r.ok()) continue;
+        const std::string input = input_text(e.inputs);
+        for (std::size_t k = 0; k < rounds; ++k) {
+            alone.push_back(one_off.run(r.binary, input, Limits{}).wall_seconds);
+            together.push_back(session.run(r.binary, input, Limits{}).wall_seconds);
+        }
+    }
+    return {alone.size(), median(alone), median(together), session.sessions()};
+}
+
 // Every student who solved everything got full marks: personalising changed no program's meaning.
 bool solved_students_full(const GradeReport& r) {
     for (const StudentRecord& s : r.students) {
@@ -307,6 +336,7 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
     for (std::size_t i = 0; same && i < cold.students.size(); ++i) same = cold.students[i].score == warm.students[i].score;
     const bool full = solved_students_full(cold);
     const WaysCompared ways = compare_ways(root, set, fs::path(base), std::min<std::size_t>(n, 26));
+    const RunsCompared runs = compare_runs(root, set, fs::path(base), std::min<std::size_t>(n, 26), 3);
     if (as_json) {
         fmt::print("{}\n", nlohmann::ordered_json{{"students", n},
                                                   {"isolation", isolation_name(cold.isolation)},
@@ -316,13 +346,22 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
                                                   {"solved_full_marks", full},
                                                   {"compile_ways", {{"programs", ways.programs},
                                                                     {"classic_median_seconds", ways.classic},
-                                                                    {"fast_median_seconds", ways.fast}}}}
+                                                                    {"fast_median_seconds", ways.fast}}},
+                                                  {"run_ways", {{"runs", runs.runs},
+                                                                {"sessions", runs.sessions},
+                                                                {"one_off_median_seconds", runs.one_off},
+                                                                {"session_median_seconds", runs.session}}}}
                                .dump(2));
     } else {
         print_goals(cold, warm);
         fmt::print("compile, side by side on {} more programs: classic (header compiled in, ld.bfd) median {:.3f} s, "
-                   "fast (header prebuilt, lld) {:.3f} s: {:.2f}x\n",
+                   "fast (header prebuilt, gold) {:.3f} s: {:.2f}x\n",
                    ways.programs, ways.classic, ways.fast, ways.fast > 0 ? ways.classic / ways.fast : 0.0);
+        if (runs.sessions)
+            fmt::print("run, side by side {} times: a jail of its own (bwrap a program) median {:.1f} ms, in a jail session "
+                       "{:.1f} ms: {:.2f}x\n",
+                       runs.runs, 1000 * runs.one_off, 1000 * runs.session,
+                       runs.session > 0 ? runs.one_off / runs.session : 0.0);
         fmt::print("isolation: {}\nwarm scores equal cold scores: {}\nevery solved student has full marks: {}\n",
                    describe_isolation(cold.isolation), same ? "yes" : "NO", full ? "yes" : "NO");
     }

@@ -37,8 +37,8 @@ enum class CompileWay {
     // a one-object archive that programs link, and read as declarations only
     // (-DBLOCKCHECK_PREBUILT_HEADER, precompiled) by every program whose text cannot change how the
     // header compiles (no #define, #undef, #if or #pragma, no other quoted #include, no `bc::` or
-    // `namespace bc` of its own); other programs read the inline header. Linked with lld where
-    // Debian's `lld` is installed.
+    // `namespace bc` of its own); other programs read the inline header. Linked with gold (from
+    // binutils) where it is installed.
     fast,
     // The header's inline definitions compiled again in every program (precompiled), the system linker.
     classic,

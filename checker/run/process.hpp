@@ -57,6 +57,15 @@ struct StartOptions {
     // Given to the process as descriptor 3 (for bwrap's --seccomp 3); -1: none. Every other
     // descriptor besides 0, 1 and 2 is closed.
     int descriptor_3 = -1;
+    // CLONE_NEW* flags: the first process starts in these new namespaces (it needs the privilege
+    // to create them); 0: the caller's. With CLONE_NEWPID it is that namespace's first process,
+    // and everything in it dies with it.
+    unsigned long namespaces = 0;
+    // Called in the first process instead of exec, once its session, streams, folder and limits
+    // are set; what it returns is the process's exit code. Null: argv[0] is executed. It runs
+    // after fork, so it may only call what is safe there.
+    int (*entry)(void* context) = nullptr;
+    void* entry_context = nullptr;
 };
 
 // Runs argv[0] (searched in PATH) with `stdin_text` on its standard input, in its own process

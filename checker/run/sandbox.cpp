@@ -16,11 +16,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -74,24 +76,51 @@ std::vector<std::string> setpriv_prefix(unsigned uid) {
             "--inh-caps=-all", "--bounding-set=-all", "--pdeathsig=KILL"};
 }
 
+// Replaces sandboxed_argv's "--bind /scratch /scratch" with `mounts`.
+void replace_scratch_bind(std::vector<std::string>& args, const std::vector<std::string>& mounts) {
+    for (std::size_t i = 0; i + 2 < args.size(); ++i) {
+        if (args[i] == "--bind" && args[i + 1] == inside_scratch && args[i + 2] == inside_scratch) {
+            args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i + 3));
+            args.insert(args.begin() + static_cast<std::ptrdiff_t>(i), mounts.begin(), mounts.end());
+            return;
+        }
+    }
+    throw std::runtime_error("sandboxed_argv gave no writable bind to replace");
+}
+
 // bwrap's line from sandboxed_argv, with "--bind /scratch /scratch" replaced by a tmpfs of
 // `scratch_bytes` there and the program bound read-only at /exercise; with `seccomp`, the filter
 // read from descriptor 3.
 std::vector<std::string> bwrap_argv(const fs::path& program_copy, std::size_t scratch_bytes, bool seccomp) {
     std::vector<std::string> args = sandboxed_argv({inside_program}, Sandbox{inside_scratch, {}});
     if (seccomp) args.insert(args.begin() + 1, {"--seccomp", "3"});
-    for (std::size_t i = 0; i + 2 < args.size(); ++i) {
-        if (args[i] == "--bind" && args[i + 1] == inside_scratch && args[i + 2] == inside_scratch) {
-            // The root itself (bwrap's tmpfs) read-only too, once everything is mounted on it.
-            const std::vector<std::string> mounts{"--size",   std::to_string(scratch_bytes), "--tmpfs", inside_scratch,
-                                                  "--ro-bind", program_copy.string(),        inside_program,
-                                                  "--remount-ro", "/"};
+    // The root itself (bwrap's tmpfs) read-only too, once everything is mounted on it.
+    replace_scratch_bind(args, {"--size", std::to_string(scratch_bytes), "--tmpfs", inside_scratch, "--ro-bind",
+                                program_copy.string(), inside_program, "--remount-ro", "/"});
+    return args;
+}
+
+// A jail session's bwrap line: the one-off jail's view, run as root (no user namespace, so the
+// runner can give each program a throw-away uid) with only the capabilities the runner needs to
+// build each program's namespaces; mount points for /scratch, /bins and /exercise; the runner
+// at /runner; only PATH in the runner's environment.
+std::vector<std::string> session_argv(const fs::path& runner, bool seccomp) {
+    std::vector<std::string> args = sandboxed_argv({"/runner"}, Sandbox{inside_scratch, {}});
+    const auto at = [&](const std::string& word) { return std::find(args.begin(), args.end(), word); };
+    args.erase(at("--unshare-all"));
+    args.insert(args.begin() + 1, {"--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"});
+    args.insert(at("ALL") + 1, {"--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
+                                "--cap-add", "CAP_SETPCAP"});
+    for (std::size_t i = 0; i + 2 < args.size();) {
+        if (args[i] == "--setenv" && args[i + 1] != "PATH")
             args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i + 3));
-            args.insert(args.begin() + static_cast<std::ptrdiff_t>(i), mounts.begin(), mounts.end());
-            return args;
-        }
+        else
+            ++i;
     }
-    throw std::runtime_error("sandboxed_argv gave no writable bind to replace");
+    if (seccomp) args.insert(args.begin() + 1, {"--seccomp", "3"});
+    replace_scratch_bind(args, {"--dir", inside_scratch, "--dir", "/bins", "--ro-bind", "/dev/null", inside_program,
+                                "--ro-bind", runner.string(), "/runner", "--remount-ro", "/"});
+    return args;
 }
 
 // The program's seccomp filter (cBPF, as bwrap --seccomp reads it): ptrace and reading or writing
@@ -219,7 +248,7 @@ std::string_view describe_isolation(Isolation isolation) {
     return "";
 }
 
-ProgramJail::ProgramJail() {
+ProgramJail::ProgramJail(bool sessions) {
     const fs::path parent = fs::temp_directory_path();
     sweep_stale_runtimes(parent);
     std::string pattern = (parent / ("blockcheck-grade-" + std::to_string(::getpid()) + "-XXXXXX")).string();
@@ -233,26 +262,50 @@ ProgramJail::ProgramJail() {
     const std::vector<Isolation> order =
         root ? std::vector{Isolation::bubblewrap_uid, Isolation::bubblewrap, Isolation::uid_only, Isolation::limits_only}
              : std::vector{Isolation::bubblewrap, Isolation::limits_only};
-    if (const char* forced = std::getenv("BLOCKCHECK_GRADE_ISOLATION"); forced && *forced) {
-        for (Isolation i : {Isolation::bubblewrap_uid, Isolation::bubblewrap, Isolation::uid_only, Isolation::limits_only}) {
-            if (isolation_name(i) != forced) continue;
-            if (!works(i)) throw std::runtime_error(std::string("isolation '") + forced + "' does not work on this machine");
-            isolation_ = i;
-            return;
-        }
-        throw std::runtime_error(std::string("BLOCKCHECK_GRADE_ISOLATION: unknown isolation '") + forced +
-                                 "' (bubblewrap_uid, bubblewrap, uid_only, limits_only)");
-    }
-    for (Isolation i : order) {
-        if (works(i)) {
-            isolation_ = i;
-            return;
-        }
-    }
     isolation_ = Isolation::limits_only;
+    if (const char* forced = std::getenv("BLOCKCHECK_GRADE_ISOLATION"); forced && *forced) {
+        std::optional<Isolation> wanted;
+        for (Isolation i : {Isolation::bubblewrap_uid, Isolation::bubblewrap, Isolation::uid_only, Isolation::limits_only})
+            if (isolation_name(i) == forced) wanted = i;
+        if (!wanted)
+            throw std::runtime_error(std::string("BLOCKCHECK_GRADE_ISOLATION: unknown isolation '") + forced +
+                                     "' (bubblewrap_uid, bubblewrap, uid_only, limits_only)");
+        if (!works(*wanted)) throw std::runtime_error(std::string("isolation '") + forced + "' does not work on this machine");
+        isolation_ = *wanted;
+    } else {
+        for (Isolation i : order) {
+            if (works(i)) {
+                isolation_ = i;
+                break;
+            }
+        }
+    }
+    start_sessions(sessions);
+}
+
+// Sessions need the throw-away uids (root, bwrap) and the runner.
+void ProgramJail::start_sessions(bool wanted) {
+    if (!wanted || isolation_ != Isolation::bubblewrap_uid) return;
+    if (const char* off = std::getenv("BLOCKCHECK_GRADE_SESSION"); off && std::string_view(off) == "0") return;
+    const fs::path runner = jail_runner_path();
+    if (!runner.empty()) session_argv_ = session_argv(runner, !seccomp_filter().empty());
+}
+
+// Used only when a session runs /usr/bin/true as a jail of its own would.
+bool ProgramJail::sessions() const {
+    if (session_argv_.empty()) return false;
+    std::call_once(sessions_probed_, [this] {
+        Limits limits;
+        limits.wall_seconds = 20;
+        limits.cpu_seconds = 5;
+        const auto probe = run_in_session("/usr/bin/true", {}, limits);
+        sessions_work_ = probe && probe->status == RunStatus::exited && probe->exit_code == 0;
+    });
+    return sessions_work_;
 }
 
 ProgramJail::~ProgramJail() {
+    sessions_.clear();
     std::error_code ignored;
     fs::remove_all(runtime_, ignored);
 }
@@ -268,8 +321,40 @@ bool ProgramJail::works(Isolation isolation) const {
 }
 
 RunResult ProgramJail::run(const fs::path& binary, std::string_view input, const Limits& limits) const {
+    if (sessions()) {
+        if (auto r = run_in_session(binary, input, limits)) return *r;
+    }
     RunResult r = run_once(binary, input, limits, isolation_);
     if (tool_failed(r)) r = run_once(binary, input, limits, isolation_);
+    return r;
+}
+
+// In this thread's session (started when it has none); nullopt when the session failed.
+std::optional<RunResult> ProgramJail::run_in_session(const fs::path& binary, std::string_view input,
+                                                     const Limits& limits) const {
+    JailSession* session = nullptr;
+    {
+        std::lock_guard lock(sessions_mutex_);
+        auto& mine = sessions_[std::this_thread::get_id()];
+        if (!mine) {
+            struct Close {
+                int fd;
+                ~Close() {
+                    if (fd >= 0) ::close(fd);
+                }
+            } filter{seccomp_file()};
+            mine = JailSession::start(session_argv_, filter.fd);
+            if (!mine) return std::nullopt;
+        }
+        session = mine.get();
+    }
+    auto r = session->run(binary, input, limits, next_uid());
+    if (!r) {
+        std::lock_guard lock(sessions_mutex_);
+        sessions_.erase(std::this_thread::get_id());  // broken: the next run starts another
+        return std::nullopt;
+    }
+    decode_bwrap_status(*r, limits);
     return r;
 }
 

@@ -2,11 +2,16 @@
 // always under resource limits, and with nothing of the grader's or other students' in view.
 #pragma once
 
+#include "checker/run/jail_session.hpp"
 #include "checker/run/process.hpp"
 
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 
 namespace blockcheck {
 
@@ -26,15 +31,23 @@ std::string_view describe_isolation(Isolation isolation);
 // does not work). As root, programs run as a fresh uid each (1900000000 + a hash, never a real
 // user's): RLIMIT_NPROC then applies (the kernel ignores it for root), and after the run every
 // process of that uid is killed, so nothing a program starts outlives its run even without bwrap.
-// Safe to use from several threads.
+// With bubblewrap as root, each thread keeps one jail session (jail_session.hpp) and runs its
+// programs there, each with the same view, uid and limits as a jail of its own; the session
+// starts once instead of bwrap once a program. BLOCKCHECK_GRADE_SESSION=0 turns sessions off;
+//
+// a session that fails runs that program in a jail of its own. Safe to use from several threads.
 class ProgramJail {
 public:
-    ProgramJail();
+    // `sessions`: use jail sessions where they work (false: every program in a jail of its own).
+    explicit ProgramJail(bool sessions = true);
     ~ProgramJail();
     ProgramJail(const ProgramJail&) = delete;
     ProgramJail& operator=(const ProgramJail&) = delete;
 
     Isolation isolation() const { return isolation_; }
+    // Whether programs run in jail sessions (probed on first use, so a jail that runs nothing
+    // costs no session).
+    bool sessions() const;
 
     // Runs a copy of `binary` with `input` on stdin under `limits`. Inside bubblewrap the program
     // is /exercise (read-only), its working folder /scratch (a tmpfs of limits.file_bytes, or
@@ -46,9 +59,17 @@ private:
     RunResult run_once(const std::filesystem::path& binary, std::string_view input, const Limits& limits,
                        Isolation isolation) const;
     bool works(Isolation isolation) const;
+    std::optional<RunResult> run_in_session(const std::filesystem::path& binary, std::string_view input,
+                                            const Limits& limits) const;
+    void start_sessions(bool wanted);
 
     std::filesystem::path runtime_;  // private folder (0711) for program copies and scratch folders
     Isolation isolation_ = Isolation::limits_only;
+    std::vector<std::string> session_argv_;  // empty: no sessions
+    mutable std::once_flag sessions_probed_;
+    mutable bool sessions_work_ = false;
+    mutable std::mutex sessions_mutex_;
+    mutable std::map<std::thread::id, std::unique_ptr<JailSession>> sessions_;
 };
 
 }  // namespace blockcheck

@@ -1,0 +1,114 @@
+// The grader's side of a jail session: bwrap started once with the runner inside, one socket to
+// it, and one request and reply a program.
+#include "checker/run/jail_session.hpp"
+
+#include "checker/run/jail_protocol.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <fstream>
+#include <iterator>
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+namespace blockcheck {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// How long a reply may take beyond the program's own wall clock (the runner's start and the
+// drain of stray pipe holders) before the session counts as broken.
+constexpr auto reply_grace = std::chrono::seconds(10);
+
+std::optional<std::string> read_binary(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) return std::nullopt;
+    return bytes;
+}
+
+}  // namespace
+
+fs::path jail_runner_path() {
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (ec) return {};
+    const fs::path runner = self.parent_path() / "blockcheck-jail";
+    return ::access(runner.c_str(), X_OK) == 0 ? runner : fs::path{};
+}
+
+std::unique_ptr<JailSession> JailSession::start(const std::vector<std::string>& bwrap_argv, int seccomp_fd) {
+    int pair[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) return nullptr;
+    std::vector<char*> argv;
+    for (const std::string& arg : bwrap_argv) argv.push_back(const_cast<char*>(arg.c_str()));
+    argv.push_back(nullptr);
+    static char clean_path[] = "PATH=/usr/bin:/bin";
+    char* environment[] = {clean_path, nullptr};
+    const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    const pid_t pid = ::fork();
+    if (pid == 0) {  // after fork: system calls only
+        sigset_t none;
+        ::sigemptyset(&none);
+        ::sigprocmask(SIG_SETMASK, &none, nullptr);
+        if (::dup2(pair[1], 0) < 0 || ::dup2(pair[1], 1) < 0 || (null_fd >= 0 && ::dup2(null_fd, 2) < 0)) ::_exit(127);
+        ::syscall(SYS_close_range, 3u, ~0u, CLOSE_RANGE_CLOEXEC);
+        if (seccomp_fd >= 0 && (::dup2(seccomp_fd, 3) < 0 || ::fcntl(3, F_SETFD, 0) < 0)) ::_exit(127);
+        ::execve("/usr/bin/bwrap", argv.data(), environment);
+        ::_exit(127);
+    }
+    if (null_fd >= 0) ::close(null_fd);
+    ::close(pair[1]);
+    if (pid < 0) {
+        ::close(pair[0]);
+        return nullptr;
+    }
+    return std::unique_ptr<JailSession>(new JailSession(pid, pair[0]));
+}
+
+JailSession::~JailSession() { close(); }
+
+void JailSession::close() {
+    if (socket_ >= 0) ::close(socket_);  // the runner reads end of file and exits
+    socket_ = -1;
+    if (pid_ > 0) {
+        ::kill(pid_, SIGKILL);  // bwrap's children die with it (--die-with-parent)
+        while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+        }
+    }
+    pid_ = -1;
+}
+
+std::optional<RunResult> JailSession::run(const fs::path& binary, std::string_view input, const Limits& limits,
+                                          unsigned uid) {
+    if (socket_ < 0) return std::nullopt;
+    jail_protocol::Request request;
+    request.uid = uid;
+    request.limits = limits;
+    auto bytes = read_binary(binary);
+    if (!bytes) return std::nullopt;
+    request.binary = std::move(*bytes);
+    request.input = std::string(input);
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(limits.wall_seconds)) +
+                          reply_grace;
+    std::optional<RunResult> reply;
+    if (jail_protocol::send_all(socket_, jail_protocol::encode(request)))
+        reply = jail_protocol::read_reply(socket_, deadline);
+    if (!reply) close();
+    return reply;
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,56 @@
+// A jail session: one bubblewrap jail that runs many programs one after another, each in a
+// jail of its own inside it. bwrap starts once (that start is most of a run's cost); inside,
+// a small trusted runner (blockcheck-jail) gives every program fresh PID, mount and IPC
+// namespaces with a first process of its own, fresh tmpfs folders, a fresh throw-away uid and
+// its own limits, so nothing one program does outlives its run or reaches the next.
+#pragma once
+
+#include "checker/run/process.hpp"
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace blockcheck {
+
+// The runner's executable, next to the running one (blockcheck-jail in the build folder);
+// empty when there is none.
+std::filesystem::path jail_runner_path();
+
+// The runner's loop (blockcheck-jail's main): reads requests on descriptor 0, runs each program,
+// writes each reply on descriptor 1, until end of file. Runs as root inside bwrap with
+// CAP_SYS_ADMIN, CAP_SETUID, CAP_SETGID and CAP_SETPCAP only. Returns the exit code.
+int serve_jail_session();
+
+// The grader's side of one session. Not thread-safe: one session serves one thread.
+class JailSession {
+public:
+    // Starts bwrap with `bwrap_argv` (the jail's command line, ending in the runner) and the
+    // seccomp filter in `seccomp_fd` (-1: none). Null when it cannot start.
+    static std::unique_ptr<JailSession> start(const std::vector<std::string>& bwrap_argv, int seccomp_fd);
+    ~JailSession();
+    JailSession(const JailSession&) = delete;
+    JailSession& operator=(const JailSession&) = delete;
+
+    // Runs `binary` as `uid` with `input` on stdin under `limits`, as its own jail would: the
+    // program is /exercise, its working folder /scratch (a tmpfs of limits.file_bytes), /tmp and
+    // /dev/shm private tmpfs, its parent the first process of its own PID namespace. A status is
+    // reported as bwrap reports it (128 + signal for a signal). Nullopt when the session itself
+    // failed (then it is closed): run the program elsewhere.
+    std::optional<RunResult> run(const std::filesystem::path& binary, std::string_view input, const Limits& limits,
+                                 unsigned uid);
+
+private:
+    JailSession(pid_t pid, int socket) : pid_(pid), socket_(socket) {}
+    void close();
+
+    pid_t pid_ = -1;
+    int socket_ = -1;
+};
+
+}  // namespace blockcheck
