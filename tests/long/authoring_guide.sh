@@ -33,7 +33,7 @@ awk -v out="$repo" '
     path != "" && /^```/ { if (inside) { inside = 0; path = "" } else { inside = 1; printf "" > (out "/" path) } next }
     inside { print >> (out "/" path) }
 ' "$root/docs/authoring.md"
-grep -q 'rms_norm<Real>(row, gains, eps)' "solutions/ch25/$id.cpp" || fail "the guide's reference was not written"
+grep -q 'rms_norm<Real>(row, used_gains, eps, placement)' "solutions/ch25/$id.cpp" || fail "the guide's reference was not written"
 [[ $(grep -c '^file: ' "$root/docs/authoring.md") == 4 ]] || fail "the guide should show four files"
 
 # 3. validate, show, check as a student, grade a class of one.
