@@ -45,7 +45,12 @@ status=0; ./blockcheck check "$id" --json > "$work/check.json" || status=$?
 cp "tests/solved/ch25/$id.cpp" "chapters/ch25/$id.cpp"
 ./blockcheck check "$id" --json > "$work/check.json" || fail "the solved program should pass check"
 grep -q '"score": 3' "$work/check.json" || fail "the solved program should score 3"
-git -C "$repo" init -q 2>/dev/null || true
+# The guide's declared mistake, made by a student: check names it.
+sed 's/double d = std::sqrt(ms + eps);/double d = std::sqrt(ms) + eps;/' "tests/solved/ch25/$id.cpp" > "chapters/ch25/$id.cpp"
+grep -q 'std::sqrt(ms) + eps' "chapters/ch25/$id.cpp" || fail "could not write the eps_outside_sqrt program"
+status=0; ./blockcheck check "$id" --json > "$work/check.json" || status=$?
+[[ $status == 1 ]] && jq -e '[.. | objects | select(.name? == "denominator")][0].diagnosis.id == "eps_outside_sqrt"' \
+    "$work/check.json" > /dev/null || fail "check should diagnose eps_outside_sqrt: $(cat "$work/check.json")"
 mkdir -p "$work/class/ada"; cp "tests/solved/ch25/$id.cpp" "$work/class/ada/"
 ./blockcheck grade "$work/class" --out "$work/grades" --variants --chapter ch25 > "$work/grade.txt" || fail "grade should exit 0"
 head -1 "$work/grades/gradebook.csv" | grep -q "$id" || fail "the gradebook should have a column for $id"
