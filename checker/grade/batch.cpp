@@ -350,7 +350,7 @@ GradeReport Batch::run() {
         for (StudentRecord& s : report.students) {
             const fs::path file = gradescope_dir_ / (student_file_stem(s.student) + ".json");
             try {
-                if (!fs::exists(file)) write_file_atomically(file, dump_json(gradescope_json(s)));
+                if (!fs::exists(file)) write_file_atomically(file, dump_json(gradescope_json(s, settings_.lang)));
             } catch (const std::exception& e) {
                 s.notes.push_back(std::string("the Gradescope file could not be written: ") + e.what());
             }
@@ -588,7 +588,7 @@ void Batch::finish(std::size_t student) {
         try {
             write_file_atomically(results_dir_ / (stem + ".json"), dump_json(student_json(job.record)));
             if (settings_.write_gradescope)
-                write_file_atomically(gradescope_dir_ / (stem + ".json"), dump_json(gradescope_json(job.record)));
+                write_file_atomically(gradescope_dir_ / (stem + ".json"), dump_json(gradescope_json(job.record, settings_.lang)));
         } catch (const std::exception& e) {
             // This student's loss only: the class files still list them, and the next run grades them again.
             job.record.notes.push_back(std::string("the results file could not be written: ") + e.what());
@@ -711,7 +711,7 @@ void write_class_files(const fs::path& out, const ExerciseSet& set, const std::v
 }
 
 std::vector<StudentRecord> merge_outputs(const std::vector<fs::path>& shard_outs, const fs::path& out,
-                                         const ExerciseSet& set, std::vector<std::string>* warnings) {
+                                         const ExerciseSet& set, std::vector<std::string>* warnings, Lang lang) {
     std::map<std::string, StudentRecord> students;
     std::map<std::string, fs::path> from;
     std::optional<bool> variants;
@@ -779,7 +779,7 @@ std::vector<StudentRecord> merge_outputs(const std::vector<fs::path>& shard_outs
             write_file_atomically(out / "results" / file,
                                   read_file_if_readable(source_dir / "results" / file).value_or(dump_json(student_json(record))));
             const auto gradescope = read_file_if_readable(source_dir / "gradescope" / file);
-            write_file_atomically(out / "gradescope" / file, gradescope ? *gradescope : dump_json(gradescope_json(record)));
+            write_file_atomically(out / "gradescope" / file, gradescope ? *gradescope : dump_json(gradescope_json(record, lang)));
         }
         merged.push_back(std::move(record));
     }

@@ -97,9 +97,10 @@ void write_class_files(const std::filesystem::path& out, const ExerciseSet& set,
 // locked as grade_submissions locks it). An output
 // folder without a finished run, shards run with different exercises or variant settings, or a
 // student in two shards with different results are InputFileErrors. Returns the students.
+// `lang`: the language of the Gradescope files it writes for a shard that has none.
 std::vector<StudentRecord> merge_outputs(const std::vector<std::filesystem::path>& shard_outs,
                                          const std::filesystem::path& out, const ExerciseSet& set,
-                                         std::vector<std::string>* warnings = nullptr);
+                                         std::vector<std::string>* warnings = nullptr, Lang lang = Lang::en);
 
 // `blockcheck bench --grading [N]`: N synthetic submissions graded cold, then again unchanged,
 // with two jobs; prints submissions per second, where the time went and the cache hit rate.

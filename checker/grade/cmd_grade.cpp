@@ -219,7 +219,7 @@ int merge(const Context& context, const GradeOptions& o) {
     if (o.dirs.empty()) throw InputFileError("grade --merge: give the output folders of the shards");
     const std::optional<LmsRequest> lms = lms_request(o);
     std::vector<std::string> warnings;
-    const auto students = merge_outputs(std::vector<fs::path>(o.dirs.begin(), o.dirs.end()), o.out, set, &warnings);
+    const auto students = merge_outputs(std::vector<fs::path>(o.dirs.begin(), o.dirs.end()), o.out, set, &warnings, context.lang);
     for (const std::string& w : warnings) fmt::print(stderr, "blockcheck: {}\n", w);
     fmt::print("{}\n", tr_format(context.lang, "merged {students} students from {outputs} outputs into {out}: {gradebook}",
                                  "已合并 {students} 名学生，来自 {outputs} 个输出，写入 {out}：{gradebook}",
@@ -272,7 +272,7 @@ int gradescope(const Context& context, const GradeOptions& o) {
     const StudentRecord s = graded_with(o.variants);
     const std::optional<StudentRecord> book = o.variants ? std::optional(graded_with(false)) : std::nullopt;
     fs::create_directories(results.parent_path());
-    write_file_atomically(results, dump_json(gradescope_results(s, book ? &*book : nullptr)));
+    write_file_atomically(results, dump_json(gradescope_results(s, book ? &*book : nullptr, context.lang)));
     fmt::print("{}\n", tr_format(context.lang, "{student}: {score}/{max} points; {results}", "{student}：{score}/{max} 分；{results}",
                                  fmt::arg("student", printable_id(s.student)), fmt::arg("score", score_text(s.score)),
                                  fmt::arg("max", score_text(s.max_score)), fmt::arg("results", results.string())));

@@ -287,15 +287,18 @@ std::string junit_xml(const std::vector<StudentRecord>& students) {
 // ---------------------------------------------------------------------------------------------
 // Gradescope
 
-Json gradescope_json(const StudentRecord& s) {
+Json gradescope_json(const StudentRecord& s, Lang lang) {
+    const std::string unreadable =
+        tr_format(lang, "the submission could not be read: {}", "提交的内容无法读取：{}", s.error);
     Json tests = Json::array();
     for (const ExerciseRecord& ex : s.exercises) {
         bool first = true;
         for (const PartRecord& p : ex.parts) {
-            std::string output = s.error.empty() ? p.message : "the submission could not be read: " + s.error;
-            if (!p.diagnosis_id.empty()) output += "\nLikely mistake (" + p.diagnosis_id + "): " + p.diagnosis_message;
+            std::string output = s.error.empty() ? p.message : unreadable;
+            if (!p.diagnosis_id.empty())
+                output += tr_format(lang, "\nLikely mistake ({}): {}", "\n可能的错误（{}）：{}", p.diagnosis_id, p.diagnosis_message);
             if (first && !ex.note.empty() && s.error.empty() && p.verdict != "correct") output += "\n\n" + ex.note;
-            if (ex.variant && first) output += fmt::format("\n(inputs of variant {})", *ex.variant);
+            if (ex.variant && first) output += tr_format(lang, "\n(inputs of variant {})", "\n（变体 {} 的输入）", *ex.variant);
             tests.push_back({{"name", ex.id + ": " + p.name},
                              {"score", p.score},
                              {"max_score", p.max_score},
@@ -304,12 +307,14 @@ Json gradescope_json(const StudentRecord& s) {
             first = false;
         }
     }
-    std::string output = fmt::format("{}/{} points", score_text(s.score), score_text(s.max_score));
-    if (!s.error.empty()) output += "\nThe submission could not be read: " + s.error;
+    std::string output = tr_format(lang, "{}/{} points", "{}/{} 分", score_text(s.score), score_text(s.max_score));
+    if (!s.error.empty()) output += "\n" + unreadable;
     if (s.has_repeated_grader_fault())
-        output += "\nThe grader failed on some parts in two runs in a row; they are not credited: ask your instructor.";
+        output += tr(lang, "\nThe grader failed on some parts in two runs in a row; they are not credited: ask your instructor.",
+                     "\n评分程序连续两次在部分小题上出错，这些小题不计分：请联系老师。");
     else if (s.has_grader_fault())
-        output += "\nThe grader failed on some parts; they are credited to you until graded again.";
+        output += tr(lang, "\nThe grader failed on some parts; they are credited to you until graded again.",
+                     "\n评分程序在部分小题上出错；重新评分之前，这些小题按得分计。");
     for (const std::string& note : s.notes) output += "\n" + note;
     return {{"score", s.score}, {"output", output}, {"tests", tests}};
 }

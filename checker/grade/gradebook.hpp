@@ -81,8 +81,9 @@ std::string gradebook_csv(const std::vector<const Exercise*>& exercises, const s
 std::string junit_xml(const std::vector<StudentRecord>& students);
 
 // Gradescope's results.json for one student: score, output, tests[] (one per answer part, with
-// name, score, max_score, status "passed"/"failed", output). A credited grader fault passes.
-nlohmann::ordered_json gradescope_json(const StudentRecord& student);
+// name, score, max_score, status "passed"/"failed", output). A credited grader fault passes. The
+// wrapping prose is in `lang`; the parts' messages are in the language they were graded in.
+nlohmann::ordered_json gradescope_json(const StudentRecord& student, Lang lang);
 
 // The class table: per-exercise mean, full marks and a histogram, the total, verdict counts,
 // unreadable submissions, grader faults (once, and repeated) and the entries that were ignored.

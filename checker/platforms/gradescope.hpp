@@ -14,6 +14,6 @@ namespace blockcheck {
 // as visible feedback without points, so a student sees what to fix without seeing the
 // variant's verdicts. Top level: score, output, output_format "text", visibility "visible",
 // stdout_visibility "hidden", tests[] with name, score, max_score, status, output, visibility.
-nlohmann::ordered_json gradescope_results(const StudentRecord& scored, const StudentRecord* book = nullptr);
+nlohmann::ordered_json gradescope_results(const StudentRecord& scored, const StudentRecord* book, Lang lang);
 
 }  // namespace blockcheck

@@ -193,7 +193,7 @@ TEST_CASE("gradebook: an unreadable submission makes every testcase an error") {
 }
 
 TEST_CASE("gradebook: Gradescope's results.json has the fields Gradescope reads") {
-    const auto j = gradescope_json(sample("ada", nasty));
+    const auto j = gradescope_json(sample("ada", nasty), Lang::en);
     CHECK(j.at("score").get<double>() == 2);
     CHECK(j.at("output").is_string());
     REQUIRE(j.at("tests").size() == 4);

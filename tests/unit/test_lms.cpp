@@ -107,14 +107,14 @@ TEST_CASE("Gradescope's results: visible scored tests, or variant tests after th
     book.exercises[0].parts[1] = {"up", "correct", 3, 3, "correct"};
     book.score = 5;
 
-    const auto plain = gradescope_results(book);
+    const auto plain = gradescope_results(book, nullptr, Lang::en);
     CHECK(plain["score"] == 5);
     CHECK(plain["output_format"] == "text");
     CHECK(plain["tests"].size() == 2);
     CHECK(plain["tests"][1]["visibility"] == "visible");
     CHECK(plain["tests"][1]["max_score"] == 3);
 
-    const auto varied = gradescope_results(scored, &book);
+    const auto varied = gradescope_results(scored, &book, Lang::en);
     REQUIRE(varied["tests"].size() == 4);
     CHECK(varied["score"] == 2);
     CHECK(varied["tests"][1]["name"] == "swiglu_ffn_2d: up (book's inputs)");
@@ -123,4 +123,10 @@ TEST_CASE("Gradescope's results: visible scored tests, or variant tests after th
     CHECK(varied["tests"][3]["name"] == "swiglu_ffn_2d: up");
     CHECK(varied["tests"][3]["status"] == "failed");
     CHECK(varied["tests"][3]["visibility"] == "after_due_date");
+
+    // in Chinese, the prose around the parts' messages too
+    const auto zh = gradescope_results(scored, &book, Lang::zh);
+    CHECK(zh["tests"][1]["name"] == "swiglu_ffn_2d: up（书中的输入）");
+    CHECK(zh["tests"][2]["output"] == "correct\n（变体 7 的输入）");
+    CHECK(zh["output"].get<std::string>().find(" 分\n你的分数来自为你抽取的输入（变体）") != std::string::npos);
 }

@@ -2,6 +2,12 @@
 // would, in double, with exactly one classic mistake, and records what it must get:
 //     // expect: <exercise> <part> <mistake id>     (part "*": every part right, some with the id)
 //     // inputs: book | variant <seed> | <name> = <value>
+// Most are a slip (<exercise>.slip): the honest program of tests/solved/ with the lines that make
+// the mistake changed, so the one thing changed is what the file shows:
+//     // from: tests/solved/<chapter>/<exercise>.cpp
+//     // replace: <a run of lines, compared without their indentation, found exactly once>
+//     // with: <the lines that take its place, verbatim>           (or "// with nothing")
+// A mistake that is a different program altogether (hard_coded) is a whole <exercise>.cpp.
 // An honest double program (tests/solved/) gets no diagnosis and full marks, on the book's
 // inputs and on a variant.
 #include "checker/exercise/diagnosis.hpp"
@@ -63,6 +69,62 @@ InputList inputs_for(const Exercise& e, const std::string& spec) {
     return inputs;
 }
 
+std::string trimmed(const std::string& line) {
+    const auto first = line.find_first_not_of(" \t"), last = line.find_last_not_of(" \t");
+    return first == std::string::npos ? "" : line.substr(first, last - first + 1);
+}
+
+std::vector<std::string> lines_of(const fs::path& file) {
+    std::ifstream in(file);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+// The program a slip file stands for: its solved program with each replace block, in order,
+// swapped for its with lines. Each block must match exactly one run of lines.
+std::string apply_slip(const fs::path& slip) {
+    std::vector<std::string> program;
+    std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> blocks;
+    bool after_with = true;  // a replace line after with lines starts the next block
+    for (const std::string& line : lines_of(slip)) {
+        if (line.starts_with("// from: ")) program = lines_of(repo / line.substr(9));
+        if (line.starts_with("// replace: ")) {
+            if (after_with) blocks.emplace_back();
+            after_with = false;
+            blocks.back().first.push_back(trimmed(line.substr(12)));
+        } else if (line.starts_with("// with: ") || line == "// with nothing") {
+            REQUIRE_MESSAGE(!blocks.empty(), slip.string() << ": \"// with\" before any \"// replace:\"");
+            if (line != "// with nothing") blocks.back().second.push_back(line.substr(9));
+            after_with = true;
+        }
+    }
+    REQUIRE_MESSAGE(!program.empty(), slip.string() << ": no \"// from:\" program");
+    for (const auto& [replace, with] : blocks) {
+        std::vector<std::size_t> hits;
+        for (std::size_t i = 0; i + replace.size() <= program.size(); ++i) {
+            bool same = true;
+            for (std::size_t k = 0; same && k < replace.size(); ++k) same = trimmed(program[i + k]) == replace[k];
+            if (same) hits.push_back(i);
+        }
+        REQUIRE_MESSAGE(hits.size() == 1, slip.string() << ": \"" << replace.front() << "\" found " << hits.size() << " times");
+        program.erase(program.begin() + long(hits[0]), program.begin() + long(hits[0] + replace.size()));
+        program.insert(program.begin() + long(hits[0]), with.begin(), with.end());
+    }
+    std::string text;
+    for (const std::string& line : program) text += line + "\n";
+    return text;
+}
+
+// The program to grade: a whole program as it is, a slip written out under the exercise's file name.
+fs::path program_for(const fs::path& file, const Exercise& e, const fs::path& scratch) {
+    if (file.extension() != ".slip") return file;
+    const fs::path program = scratch / file.parent_path().filename() / e.file_name();
+    fs::create_directories(program.parent_path());
+    std::ofstream(program) << apply_slip(file);
+    return program;
+}
+
 // A general claim's value as text: true/false or the choice's word.
 std::string to_string_for_test(const Value& v) { return format_value(v, 20); }
 
@@ -70,15 +132,17 @@ std::string to_string_for_test(const Value& v) { return format_value(v, 20); }
 
 TEST_CASE("mistakes: every mistake program gets exactly its diagnosis") {
     std::set<std::string> covered;
+    testing::TempDir scratch("mistake-programs");
     for (const auto& dir : fs::directory_iterator(repo / "tests/mistakes"))
         for (const auto& file : fs::directory_iterator(dir.path())) {
             const Expectation want = read_expectation(file.path());
             CAPTURE(file.path().string());
             REQUIRE(dir.path().filename() == want.mistake);
             const Exercise& e = exercises().at(want.exercise);
-            ExerciseResult r = check_program(e, file.path(), inputs_for(e, want.inputs), settings(), {});
+            const fs::path program = program_for(file.path(), e, scratch.path);
+            ExerciseResult r = check_program(e, program, inputs_for(e, want.inputs), settings(), {});
             if (want.mistake == "hard_coded")  // check's quiet probe, as the workspace runs it
-                mark_hard_coded(r, check_program(e, file.path(), variant_inputs(e, variant_seed("hard_coded_probe", e.id)),
+                mark_hard_coded(r, check_program(e, program, variant_inputs(e, variant_seed("hard_coded_probe", e.id)),
                                                  settings(), {}));
             bool found = false;
             for (const PartResult& p : r.parts) {
