@@ -218,7 +218,11 @@ TEST_CASE("process: a stack overflow is signaled with SIGSEGV") {
 }
 
 TEST_CASE("process: a memory hog is stopped by the memory limit, not by a timeout") {
-    RunResult result = run_hostile("memory_hog");
+    // 128 MiB: touching memory costs about 3.5 ms of CPU a MiB on a VM, so at 256 MiB the hog
+    // needed 0.9 s of its 1 s of CPU and a busy machine's wall clock could stop it first.
+    Limits limits = small_limits();
+    limits.memory_bytes = 128u << 20;
+    RunResult result = run_hostile("memory_hog", limits);
     const bool crashed = result.status == RunStatus::signaled ||
                          (result.status == RunStatus::exited && result.exit_code != 0);
     CHECK(crashed);
