@@ -54,22 +54,24 @@ Json definition_json(const NewExercise& s, int order) {
           {"chapter", "the folder under data/exercises/ and chapters/"},
           {"kind", "\"exercise\" or \"worked-example\""},
           {"order", "place on the board within the chapter"},
-          {"section", "where the book has it, e.g. \"25.6-2\" (may be empty)"},
+          {"section", "optional: where the book has it, e.g. \"25.6-2\" (leave the field out when the book has none)"},
           {"title", "one line, in English and Chinese"},
           {"source", "the student's program, relative to the repository"},
           {"prompt", "the task in both languages; it must name every answer"},
           {"inputs", "name -> protocol text (number, [vector], [[matrix]], true/false): the book's values"},
           {"variants", "name -> how a variant draws the input: {\"number\": {min, max, step}}, "
-                       "{\"vector\": {length, min, max, step, nonzero}}, {\"matrix\": {rows, cols, min, max, step}}"},
+                       "{\"integer\": {min, max, multiple_of}}, {\"vector\": {length, min, max, step, nonzero, distinct}}, "
+                       "{\"matrix\": {rows, cols, min, max, step}}, {\"one_of\": [values]}; a length may be [shortest, longest]"},
           {"answers", "what the program prints: name, kind (number, integer, vector, matrix, boolean, choice, angle), "
                       "points, decimals (decimal places a number must give) or significant (significant digits), explain (for booleans and choices), options, general"},
+          {"mistakes", "classic mistakes to diagnose: mechanism ids the reference makes where it asks in.mistake(\"id\"), "
+                       "or generic ids (sign_flipped, scaled, ...); validate checks each changes an answer on the book's inputs"},
           {"hints", "shown one at a time by `blockcheck hint`, each in both languages"},
           {"points", "the total: the sum of the answers' points"}}},
         {"id", s.id},
         {"chapter", s.chapter},
         {"kind", s.kind},
         {"order", order},
-        {"section", ""},
         {"title", {{"en", "Double a number"}, {"zh", "把一个数加倍"}}},
         {"source", "chapters/" + s.chapter + "/" + s.id + ".cpp"},
         {"prompt",
@@ -77,6 +79,7 @@ Json definition_json(const NewExercise& s, int order) {
         {"inputs", {{"x", "1.5"}}},
         {"variants", {{"x", {{"number", {{"min", "-4"}, {"max", "4"}, {"step", "0.25"}}}}}}},
         {"answers", Json::array({{{"name", "doubled"}, {"kind", "number"}, {"points", 1}, {"decimals", 6}}})},
+        {"mistakes", Json::array()},
         {"hints", Json::array({{{"en", "Add x to itself."}, {"zh", "把 x 与自己相加。"}}})},
         {"points", 1},
     };

@@ -33,7 +33,7 @@ awk -v out="$repo" '
     path != "" && /^```/ { if (inside) { inside = 0; path = "" } else { inside = 1; printf "" > (out "/" path) } next }
     inside { print >> (out "/" path) }
 ' "$root/docs/authoring.md"
-grep -q 'rms_norm<Real>(row, gains, eps)' "solutions/ch25/$id.cpp" || fail "the guide's reference was not written"
+grep -q 'rms_norm<Real>(row, used_gains, eps, placement)' "solutions/ch25/$id.cpp" || fail "the guide's reference was not written"
 [[ $(grep -c '^file: ' "$root/docs/authoring.md") == 4 ]] || fail "the guide should show four files"
 
 # 3. validate, show, check as a student, grade a class of one.
@@ -45,7 +45,12 @@ status=0; ./blockcheck check "$id" --json > "$work/check.json" || status=$?
 cp "tests/solved/ch25/$id.cpp" "chapters/ch25/$id.cpp"
 ./blockcheck check "$id" --json > "$work/check.json" || fail "the solved program should pass check"
 grep -q '"score": 3' "$work/check.json" || fail "the solved program should score 3"
-git -C "$repo" init -q 2>/dev/null || true
+# The guide's declared mistake, made by a student: check names it.
+sed 's/double d = std::sqrt(ms + eps);/double d = std::sqrt(ms) + eps;/' "tests/solved/ch25/$id.cpp" > "chapters/ch25/$id.cpp"
+grep -q 'std::sqrt(ms) + eps' "chapters/ch25/$id.cpp" || fail "could not write the eps_outside_sqrt program"
+status=0; ./blockcheck check "$id" --json > "$work/check.json" || status=$?
+[[ $status == 1 ]] && jq -e '[.. | objects | select(.name? == "denominator")][0].diagnosis.id == "eps_outside_sqrt"' \
+    "$work/check.json" > /dev/null || fail "check should diagnose eps_outside_sqrt: $(cat "$work/check.json")"
 mkdir -p "$work/class/ada"; cp "tests/solved/ch25/$id.cpp" "$work/class/ada/"
 ./blockcheck grade "$work/class" --out "$work/grades" --variants --chapter ch25 > "$work/grade.txt" || fail "grade should exit 0"
 head -1 "$work/grades/gradebook.csv" | grep -q "$id" || fail "the gradebook should have a column for $id"
