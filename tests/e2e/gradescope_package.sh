@@ -26,7 +26,8 @@ grep -qx "grade_options=(--chapter 'ch25' --variants)" "$ag/source/run_autograde
 cp "$ag/source/run_autograder" "$ag/run_autograder"
 
 # 2. Where setup.sh's build step puts the binary (tests/long/gradescope_setup_build.sh runs it).
-mkdir -p "$ag/source/build" && cp "$blockcheck" "$ag/source/build/blockcheck"
+# (with the jail-session runner that is built beside it)
+mkdir -p "$ag/source/build" && cp "$blockcheck" "$(dirname "$blockcheck")/blockcheck-jail" "$ag/source/build/"
 [[ -x "$ag/source/build/blockcheck" ]] || fail "setup.sh build made no build/blockcheck"
 export LANG=C
 
