@@ -5,7 +5,7 @@
 # a recorded variant seed reproduces with `check --variant`; bad usage exits 2.
 set -euo pipefail
 blockcheck="$1"; root="$2"
-ws="$(mktemp -d)"; trap '[[ -n "${pid:-}" ]] && kill -9 "$pid" 2>/dev/null; rm -rf "$ws"' EXIT
+ws="$(mktemp -d)"; trap 'if [[ -n "${pid:-}" ]]; then kill -9 "$pid" 2>/dev/null || true; fi; rm -rf "$ws"' EXIT
 # Chapter 25 only: its ten exercises, 49 points.
 mkdir -p "$ws/data/exercises" && cp -r "$root/data/exercises/ch25" "$ws/data/exercises/" && cp -r "$root/chapters" "$ws/"
 export BLOCKCHECK_ROOT="$ws" LANG=C
