@@ -113,9 +113,22 @@ bool derived_from_expected(const std::string& id) {
     return id != "degrees_as_radians" && std::find(generic.begin(), generic.end(), id) != generic.end();
 }
 
-// Every mistake the definition declares, made by the reference on the book's inputs, changes some
-// answer: a mistake that gives the right answers there could never be told from a right program.
-void check_mistakes(const Exercise& e, const std::string& file, std::vector<Problem>& out) {
+// True when the mistake's answers differ from the right ones somewhere.
+bool changes_an_answer(const ExpectedCase& answers, const std::string& id) {
+    const auto made = answers.mistakes.find(id);
+    if (made == answers.mistakes.end()) return false;
+    for (const auto& [name, value] : made->second) {
+        const auto right = answers.answers.find(name);
+        if (right == answers.answers.end() || expected_text(value) != expected_text(right->second)) return true;
+    }
+    return false;
+}
+
+// Every mistake the definition declares is made by the reference on the book's inputs and
+// changes some answer there, or, where the book's inputs cannot show it (a symmetric weight
+// hides transposed_weights), on one of the first `variant_seeds` variants: a mistake that always
+// gives the right answers could never be told from a right program.
+void check_mistakes(const Exercise& e, const std::string& file, int variant_seeds, std::vector<Problem>& out) {
     ExpectedCase book;
     try {
         book = e.expected->answers_and_mistakes(e, e.inputs);
@@ -124,26 +137,29 @@ void check_mistakes(const Exercise& e, const std::string& file, std::vector<Prob
     }
     for (std::size_t i = 0; i < e.mistakes.size(); ++i) {
         const std::string& id = e.mistakes[i];
-        if (derived_from_expected(id)) continue;
+        if (derived_from_expected(id) || changes_an_answer(book, id)) continue;
         const std::string field = fmt::format("mistakes[{}] ({})", i, id);
-        const auto made = book.mistakes.find(id);
-        if (made == book.mistakes.end()) {
+        if (!book.mistakes.count(id)) {
             out.push_back({file, field,
                            {"the reference never makes this mistake on the book's inputs: it must consult "
                             "in.mistake(\"" + id + "\") where the mechanism is computed",
                             "参考解答在书中的输入上从未犯这个错误：应在计算该机制处调用 in.mistake(\"" + id + "\")"}});
             continue;
         }
-        bool changes = false;
-        for (const auto& [name, value] : made->second) {
-            const auto right = book.answers.find(name);
-            changes = changes || right == book.answers.end() || expected_text(value) != expected_text(right->second);
-        }
-        if (!changes)
+        bool seen = false;
+        for (int s = 1; s <= variant_seeds && !seen && !e.variants.empty(); ++s) try {
+                seen = changes_an_answer(e.expected->answers_and_mistakes(e, variant_inputs(e, std::uint64_t(s))), id);
+            } catch (const std::exception&) {
+                // a variant the reference cannot answer is reported by check_references
+            }
+        if (!seen)
             out.push_back({file, field,
-                           {"on the book's inputs this mistake gives exactly the right answers, so it could never "
-                            "be diagnosed: change the inputs or drop the mistake",
-                            "在书中的输入上，这个错误给出的答案与正确答案完全相同，因而无法诊断：请更换输入或删去该错误"}});
+                           {fmt::format("on the book's inputs and on {} variants this mistake gives exactly the right "
+                                        "answers, so it could never be diagnosed: change the inputs or drop the mistake",
+                                        variant_seeds),
+                            fmt::format("在书中的输入和 {} 个变体上，这个错误给出的答案都与正确答案完全相同，因而无法诊断："
+                                        "请更换输入或删去该错误",
+                                        variant_seeds)}});
     }
 }
 
@@ -235,7 +251,7 @@ std::vector<Problem> check_exercise(const fs::path& root, const Exercise& e, con
                                     const ValidateSettings& settings) {
     std::vector<Problem> out;
     check_references(e, settings, relative_to(root, e.file), out);
-    check_mistakes(e, relative_to(root, e.file), out);
+    check_mistakes(e, relative_to(root, e.file), settings.mistake_seeds, out);
     check_template(root, e, run, out);
     check_solved(root, e, run, settings, out);
     return out;

@@ -21,6 +21,7 @@ struct ValidateSettings {
     int reference_seeds = 500;       // variants the reference must answer
     int solved_seeds = 50;           // variants the solved program must pass
     double max_repeat_share = 0.05;  // of the reference seeds, at most this share may repeat the book's inputs
+    int mistake_seeds = 20;          // variants a mistake the book's inputs hide may show itself on
 };
 
 // Checks of a definition file's text that loading it does not make: prompts and hints present
@@ -28,7 +29,7 @@ struct ValidateSettings {
 std::vector<Problem> check_definition_text(const std::filesystem::path& root, const std::filesystem::path& file);
 
 // The reference on the book's inputs and on variants, the variant ranges, the declared mistakes
-// (each changes an answer on the book's inputs), the template and the solved program
+// (each changes an answer on the book's inputs, or on a variant where those hide it), the template and the solved program
 // (tests/solved/<chapter>/<file>).
 std::vector<Problem> check_exercise(const std::filesystem::path& root, const Exercise& exercise,
                                     const RunSettings& run, const ValidateSettings& settings);

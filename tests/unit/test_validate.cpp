@@ -119,13 +119,22 @@ TEST_CASE("validate: a declared mistake that the reference never makes, and one 
     Copy copy;
     auto json = copy.read("rms_norm_zero_row");
     json["inputs"]["row"] = "[-2, 2]";  // mean 0: subtracting the mean changes nothing
+    json["variants"]["row"] = {{"one_of", {"[-1, 1]", "[-3, 3]", "[0.5, -0.5]"}}};  // nor on any variant
     json["mistakes"].push_back("clockwise_rotation");
     copy.write("rms_norm_zero_row", json);
     const std::string all = joined(copy.problems("rms_norm_zero_row"));
     CAPTURE(all);
-    CHECK(all.find("rms_norm_zero_row.json: mistakes[0] (mean_subtracted): on the book's inputs this mistake gives "
-                   "exactly the right answers") != std::string::npos);
+    CHECK(all.find("rms_norm_zero_row.json: mistakes[0] (mean_subtracted): on the book's inputs and on 20 variants "
+                   "this mistake gives exactly the right answers") != std::string::npos);
     CHECK(all.find("rms_norm_zero_row.json: mistakes[3] (clockwise_rotation): the reference never makes this "
                    "mistake on the book's inputs") != std::string::npos);
     CHECK(all.find("mistakes[1]") == std::string::npos);  // sum_not_mean still changes the mean square
+}
+
+TEST_CASE("validate: a mistake the book's inputs hide but a variant shows is fine") {
+    Copy copy;
+    auto json = copy.read("rms_norm_zero_row");
+    json["inputs"]["row"] = "[-2, 2]";  // mean 0 here; the variants' rows are not
+    copy.write("rms_norm_zero_row", json);
+    CHECK(joined(copy.problems("rms_norm_zero_row")).find("mistakes[") == std::string::npos);
 }
