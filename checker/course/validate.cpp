@@ -106,13 +106,6 @@ void check_references(const Exercise& e, const ValidateSettings& settings, const
                                     repeats, settings.reference_seeds, 100 * settings.max_repeat_share)}});
 }
 
-// The generic mistakes the grader derives from the expected value itself (a sign, a factor, an
-// order); every other declared mistake is made by the reference.
-bool derived_from_expected(const std::string& id) {
-    const auto& generic = generic_mistakes();
-    return id != "degrees_as_radians" && std::find(generic.begin(), generic.end(), id) != generic.end();
-}
-
 // True when the mistake's answers differ from the right ones somewhere.
 bool changes_an_answer(const ExpectedCase& answers, const std::string& id) {
     const auto made = answers.mistakes.find(id);

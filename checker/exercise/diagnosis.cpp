@@ -176,6 +176,11 @@ const std::vector<std::string>& generic_mistakes() {
     return all;
 }
 
+bool derived_from_expected(const std::string& id) {
+    const auto& generic = generic_mistakes();
+    return id != "degrees_as_radians" && std::find(generic.begin(), generic.end(), id) != generic.end();
+}
+
 bool known_mistake(const std::string& id) {
     try {
         mistake_message(id);

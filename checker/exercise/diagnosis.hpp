@@ -18,6 +18,10 @@ const Text& mistake_message(const std::string& id);
 // The generic mistakes every exercise is checked for, derived from the expected value (and
 // degrees_as_radians, computed by the reference with degree inputs read as radians).
 const std::vector<std::string>& generic_mistakes();
+// True for the generic mistakes read off the expected value itself (a sign, a factor, an order,
+// float precision, hard_coded): every other id is made by the reference (degrees_as_radians by
+// reading the degree inputs as radians).
+bool derived_from_expected(const std::string& id);
 // True when `id` names a mistake with a message (what an exercise's "mistakes" may list).
 bool known_mistake(const std::string& id);
 
