@@ -17,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <future>
 #include <cstdlib>
 #include <mutex>
 #include <optional>
@@ -407,8 +408,16 @@ Recipe recipe_for(CompileWay way, std::string_view source, const fs::path& inclu
     if (way == CompileWay::classic) return recipe;
     recipe.link_flags = fast_linker();
     if (include_dir.empty() || !prebuilt_header_safe(source) || !header_supports_prebuilding(include_dir)) return recipe;
+    // On a first compile the header's object and its precompiled interface are both built (seconds
+    // each): side by side, the second on its own thread (it returns at once when it exists).
+    std::vector<std::string> interface_flags = recipe.flags;
+    interface_flags.push_back("-D" + std::string(prebuilt_macro));
+    auto interface = std::async(std::launch::async, [&] {
+        return precompiled_headers(include_dir, cache_dir, version, interface_flags, limits);
+    });
     recipe.archive = header_archive(include_dir, cache_dir, version, recipe.flags, limits);
-    if (!recipe.archive.empty()) recipe.flags.push_back("-D" + std::string(prebuilt_macro));
+    interface.wait();
+    if (!recipe.archive.empty()) recipe.flags = interface_flags;
     return recipe;
 }
 
