@@ -55,13 +55,12 @@ std::string variants_tally(const std::vector<const Exercise*>& chosen, const std
         else if (some.size() < 8) some.push_back(fmt::format("{} {}/{}", chosen[i]->id, passed[i], count));
         else if (some.size() == 8) some.push_back("...");
     }
-    const std::size_t failing = chosen.size() - all;
-    if (failing == 0)
+    if (all == chosen.size())
         return tr_format(lang, "{k} variants each: every exercise passed all of them.\n", "每题 {k} 组变体：全部通过。\n",
                          fmt::arg("k", count));
-    return tr_format(lang, "{k} variants each: {all} exercises passed all of them; {failing} did not ({list}).\n",
-                     "每题 {k} 组变体：{all} 题全部通过；{failing} 题有未通过的（{list}）。\n", fmt::arg("k", count),
-                     fmt::arg("all", all), fmt::arg("failing", failing), fmt::arg("list", fmt::join(some, ", ")));
+    return tr_format(lang, "{k} variants each: {all} of {n} exercises passed all of them; not all passed: {list}.\n",
+                     "每题 {k} 组变体：{n} 题中 {all} 题全部通过；未全部通过：{list}。\n", fmt::arg("k", count),
+                     fmt::arg("all", all), fmt::arg("n", chosen.size()), fmt::arg("list", fmt::join(some, ", ")));
 }
 
 int check(const Context& context, const CheckOptions& o) {
