@@ -3,6 +3,7 @@
 #include "checker/common/json_exact.hpp"
 #include "checker/common/json_fields.hpp"
 #include "checker/exercise/diagnosis.hpp"
+#include "checker/exercise/grading.hpp"
 #include "checker/exercise/protocol.hpp"
 #include "checker/exercise/variants.hpp"
 
@@ -21,8 +22,22 @@ const Json& list_field(const Json& object, const std::string& key, const std::st
     return value;
 }
 
+// A definition object holds only the fields docs/exercise-format.md lists, besides any starting
+// with `_` (the `_help` texts `new` writes): a misspelt optional field ("decimal") would otherwise
+// silently take its default.
+void only_known_fields(const Json& object, const std::vector<std::string>& known, const std::string& where) {
+    for (auto& [key, value] : object.items()) {
+        if (key.starts_with("_") || std::find(known.begin(), known.end(), key) != known.end()) continue;
+        std::string message = field_path(where, key) + ": unknown field";
+        if (auto near = closest_name(key, known)) message += "; did you mean \"" + *near + "\"?";
+        throw InputFileError(message);
+    }
+}
+
 AnswerSpec read_answer(const Json& json, const std::string& where, std::vector<std::string>& options) {
     if (!json.is_object()) throw InputFileError(where + ": expected an object, got " + json_shown(json));
+    only_known_fields(json, {"name", "kind", "points", "decimals", "significant", "digits", "explain", "general", "options"},
+                      where);
     AnswerSpec spec;
     spec.name = string_field(json, "name", where);
     const std::string kind = string_field(json, "kind", where);
@@ -68,6 +83,10 @@ Exercise read_exercise(const std::filesystem::path& file) {
 }
 
 Exercise read_fields(const Json& json, const std::filesystem::path& file, const std::string& where) {
+    if (!json.is_object()) throw InputFileError(where + " expected an object, got " + json_shown(json));
+    only_known_fields(json, {"id", "chapter", "kind", "order", "section", "title", "source", "prompt", "inputs", "variants",
+                             "answers", "hints", "mistakes", "points"},
+                      where);
     Exercise e;
     e.file = file;
     e.id = string_field(json, "id", where);
@@ -195,6 +214,8 @@ ExerciseSet ExerciseSet::only_chapters(const std::vector<std::string>& chapters)
 void ExerciseSet::read_chapter(const std::filesystem::path& file) {
     const Json json = read_json_exact(file);
     const std::string where = file.string() + ":";
+    if (!json.is_object()) throw InputFileError(where + " expected an object, got " + json_shown(json));
+    only_known_fields(json, {"chapter", "order", "title"}, where);
     Chapter chapter{text_field(json, "title", where), json.value("order", 0)};
     chapters_[string_field(json, "chapter", where)] = chapter;
 }

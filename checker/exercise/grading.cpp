@@ -1,6 +1,7 @@
 #include "checker/exercise/grading.hpp"
 
 #include "checker/exercise/diagnosis.hpp"
+#include "checker/run/run_cache.hpp"
 
 #include <fmt/format.h>
 
@@ -268,7 +269,9 @@ ExerciseResult check_program(const Exercise& exercise, const std::filesystem::pa
         return r;
     }
     const std::filesystem::path workdir = settings.sandbox ? settings.sandbox->writable_dir : std::filesystem::path{};
-    const RunResult run = run_process({build.binary.string()}, input_text(inputs), settings.limits, workdir, settings.sandbox);
+    const RunResult run = settings.remember_runs && !settings.sandbox
+                              ? run_remembered(build.binary, input_text(inputs), settings.limits)
+                              : run_process({build.binary.string()}, input_text(inputs), settings.limits, workdir, settings.sandbox);
     ExerciseResult r = grade_run(exercise, inputs, run, settings.limits, options);
     r.compile_seconds = build.seconds;
     r.run_seconds = run.wall_seconds;

@@ -68,6 +68,9 @@ struct RunSettings {
     Limits limits;                      // for the program's run
     const Sandbox* sandbox = nullptr;
     std::string display_source;         // the source's path as its author sees it, for compiler messages
+    // Without a sandbox: reuse what the same binary printed on the same input before (run_cache.hpp),
+    // as the student's loop does; grading and validation run every program afresh.
+    bool remember_runs = false;
 };
 
 // Compiles (or reuses) the program, runs it on the inputs, grades what it printed.

@@ -354,9 +354,10 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
                                .dump(2));
     } else {
         print_goals(cold, warm);
-        fmt::print("compile, side by side on {} more programs: classic (header compiled in, ld.bfd) median {:.3f} s, "
-                   "fast (header prebuilt, gold) {:.3f} s: {:.2f}x\n",
-                   ways.programs, ways.classic, ways.fast, ways.fast > 0 ? ways.classic / ways.fast : 0.0);
+        fmt::print("compile, side by side on {} more programs: classic (header compiled in, {}) median {:.3f} s, "
+                   "fast (header prebuilt, {}) {:.3f} s: {:.2f}x\n",
+                   ways.programs, linker_name(CompileWay::classic), ways.classic, linker_name(CompileWay::fast),
+                   ways.fast, ways.fast > 0 ? ways.classic / ways.fast : 0.0);
         if (runs.sessions)
             fmt::print("run, side by side {} times: a jail of its own (bwrap a program) median {:.1f} ms, in a jail session "
                        "{:.1f} ms: {:.2f}x\n",

@@ -37,12 +37,15 @@ enum class CompileWay {
     // a one-object archive that programs link, and read as declarations only
     // (-DBLOCKCHECK_PREBUILT_HEADER, precompiled) by every program whose text cannot change how the
     // header compiles (no #define, #undef, #if or #pragma, no other quoted #include, no `bc::` or
-    // `namespace bc` of its own); other programs read the inline header. Linked with gold (from
-    // binutils) where it is installed.
+    // `namespace bc` of its own); other programs read the inline header. Linked with mold, else
+    // gold, where installed.
     fast,
     // The header's inline definitions compiled again in every program (precompiled), the system linker.
     classic,
 };
+
+// The linker a way links with: "mold" or "gold" for fast where installed, else "ld.bfd".
+std::string linker_name(CompileWay way);
 
 // The compiler's limits: a template bomb must not stall (wall 30 s, memory 2 GiB).
 Limits compiler_limits();

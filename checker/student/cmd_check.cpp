@@ -4,6 +4,7 @@
 #include "checker/student/workspace.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <random>
 
@@ -18,23 +19,49 @@ struct CheckOptions {
     int variants = 0;  // --variants K: K random variants in one command
 };
 
-// K random variants: each exercise keeps its first failing variant's result, else the last one's.
-std::vector<ExerciseResult> check_variants(const Workspace& workspace, const std::vector<const Exercise*>& chosen,
-                                           const AnswerCompareOptions& options, int count) {
+// K random variants: each exercise keeps its first failing variant's result, else the last one's,
+// and how many of the K it passed.
+struct VariantsChecked {
+    std::vector<ExerciseResult> kept;
+    std::vector<int> passed;  // by exercise
+};
+
+VariantsChecked check_variants(const Workspace& workspace, const std::vector<const Exercise*>& chosen,
+                               const AnswerCompareOptions& options, int count) {
     std::random_device entropy;
     // the student edition grades only the variants it carries: draw among those
     const auto carried = workspace.exercises().answers().carried_variants();
-    std::vector<ExerciseResult> kept;
+    VariantsChecked checked{{}, std::vector<int>(chosen.size(), 0)};
     for (int k = 0; k < count; ++k) {
         const std::uint64_t draw = std::uint64_t(entropy()) << 32 | entropy();
         const std::uint64_t seed = carried && !carried->empty() ? (*carried)[draw % carried->size()] : draw % 1'000'000'000;
         std::vector<ExerciseResult> results = workspace.check(chosen, options, seed);
-        if (kept.empty()) kept = std::move(results);
+        for (std::size_t i = 0; i < results.size(); ++i) checked.passed[i] += results[i].status == "done";
+        if (checked.kept.empty()) checked.kept = std::move(results);
         else
-            for (std::size_t i = 0; i < kept.size(); ++i)
-                if (kept[i].status == "done") kept[i] = std::move(results[i]);
+            for (std::size_t i = 0; i < checked.kept.size(); ++i)
+                if (checked.kept[i].status == "done") checked.kept[i] = std::move(results[i]);
     }
-    return kept;
+    return checked;
+}
+
+// One line after the board: how many exercises passed every variant, and the others' counts
+// ("rope_later_positions 3/5"), at most eight named.
+std::string variants_tally(const std::vector<const Exercise*>& chosen, const std::vector<int>& passed, int count, Lang lang) {
+    std::size_t all = 0;
+    std::vector<std::string> some;
+    for (std::size_t i = 0; i < chosen.size(); ++i) {
+        if (passed[i] == count) ++all;
+        else if (some.size() < 8) some.push_back(fmt::format("{} {}/{}", chosen[i]->id, passed[i], count));
+        else if (some.size() == 8) some.push_back("...");
+    }
+    const std::size_t failing = chosen.size() - all;
+    if (failing == 0)
+        return tr_format(lang, "{k} variants each: every exercise passed all of them.\n", "每题 {k} 组变体：全部通过。\n",
+                         fmt::arg("k", count));
+    return tr_format(lang, "{k} variants each: {all} exercises passed all of them; {failing} did not ({list}).\n",
+                     "每题 {k} 组变体：{all} 题全部通过；{failing} 题有未通过的（{list}）。\n", fmt::arg("k", count),
+                     fmt::arg("all", all), fmt::arg("failing", failing), fmt::arg("list", fmt::join(some, ", ")));
 }
 
 int check(const Context& context, const CheckOptions& o) {
@@ -45,8 +72,10 @@ int check(const Context& context, const CheckOptions& o) {
         fmt::print(stderr, "blockcheck: --variants K takes K >= 1 and does not go with --variant\n");
         return 2;
     }
-    const auto results = o.variants > 0 ? check_variants(workspace, chosen, AnswerCompareOptions{o.reveal}, o.variants)
-                                        : workspace.check(chosen, AnswerCompareOptions{o.reveal}, o.variant);
+    VariantsChecked checked;
+    if (o.variants > 0) checked = check_variants(workspace, chosen, AnswerCompareOptions{o.reveal}, o.variants);
+    const auto results =
+        o.variants > 0 ? checked.kept : workspace.check(chosen, AnswerCompareOptions{o.reveal}, o.variant);
     bool all_done = true;
     for (const ExerciseResult& r : results)
         // --exit-code: full marks decide (a credited grader fault counts), not the status.
@@ -59,6 +88,7 @@ int check(const Context& context, const CheckOptions& o) {
     if (!o.ids.empty() || o.verbose)
         for (std::size_t i = 0; i < chosen.size(); ++i) fmt::print("{}\n", render_parts(*chosen[i], results[i], style));
     fmt::print("{}", render_board(workspace.exercises(), chosen, results, style));
+    if (o.variants > 0) fmt::print("{}", variants_tally(chosen, checked.passed, o.variants, context.lang));
     return all_done ? 0 : 1;
 }
 

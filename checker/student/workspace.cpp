@@ -11,6 +11,7 @@ Workspace::Workspace(const std::filesystem::path& root)
     : root_(root), exercises_(ExerciseSet::load(root)) {
     settings_.include_dir = root / "chapters";
     settings_.cache_dir = root / ".blockcheck" / "cache";
+    settings_.remember_runs = true;  // an unchanged program is not run again
 }
 
 std::vector<const Exercise*> Workspace::select(const std::vector<std::string>& ids) const {

@@ -70,6 +70,8 @@ expect '"mistakes": \[' "$blockcheck" show rms_norm_zero_row --json
 expect '"sum_not_mean"' "$blockcheck" show rms_norm_zero_row --json
 "$blockcheck" check rms_norm_zero_row --variants 2 > "$ws/board.txt" || fail "a solved program should pass 2 random variants"
 grep -q -- "--variant 7" "$ws/board.txt" && fail "the board should not suggest a fixed variant"
+grep -q "2 variants each: every exercise passed all of them" "$ws/board.txt" || fail "--variants should count the variants passed"
+expect "1 did not (gqa_groups 0/2)" "$blockcheck" check gqa_groups --variants 2
 status=0; "$blockcheck" hint rms_norm_zero_row 9 2> "$ws/err.txt" || status=$?
 [[ $status == 2 ]] || fail "hint N beyond the hints should exit 2"
 status=0; "$blockcheck" show no_such_exercise 2> "$ws/err.txt" || status=$?

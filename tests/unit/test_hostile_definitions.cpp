@@ -67,6 +67,8 @@ TEST_CASE("a crafted definition is refused when loaded, naming the file and the 
         {"inputs_list", "inputs: expected"},
         {"variants_list", "variants: expected"},
         {"order_fraction", "order: expected a whole number"},
+        {"decimal_misspelt", "answers[0].decimal: unknown field; did you mean \"decimals\"?"},
+        {"hints_misspelt", "hint: unknown field; did you mean \"hints\"?"},
     };
     std::size_t seen = 0;
     for (const auto& entry : fs::directory_iterator(repo / "tests/fuzz/corpus/exercise_loader")) {
