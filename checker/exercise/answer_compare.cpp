@@ -15,7 +15,7 @@ namespace blockcheck {
 namespace {
 
 constexpr long long exponent_clamp = 1'000'000'000;  // beyond any precision MPFR can hold
-constexpr std::size_t token_quote_limit = 40;
+constexpr std::size_t answer_quote_limit = 40;  // bytes of an answer token quoted in a message
 
 // ---- decimal anatomy ---------------------------------------------------------------------
 
@@ -52,7 +52,7 @@ DecimalParts split_decimal(std::string_view text) {
 
 // ---- messages ----------------------------------------------------------------------------
 
-std::string backticked(std::string_view text) { return "`" + printable(text, token_quote_limit) + "`"; }
+std::string backticked(std::string_view text) { return "`" + printable(text, answer_quote_limit) + "`"; }
 
 // An error as the messages print it: 1.3e-03.
 std::string sci(const Real& x) { return fmt::format("{:.1e}", x.convert_to<double>()); }
