@@ -120,8 +120,7 @@ TEST_CASE("process: a program that never reads its stdin neither blocks nor kill
     const std::string big(8u << 20, 'x');
     RunResult result = run_process({"true"}, big, small_limits());
     CHECK(result.status == RunStatus::exited);
-    CHECK(result.exit_code == 0);
-    CHECK(result.wall_seconds < 1.5);
+    CHECK(result.exit_code == 0);  // exited, not timed_out: nothing blocked on the unread input
 }
 
 TEST_CASE("process: exit code and stderr are reported separately") {
@@ -185,7 +184,7 @@ TEST_CASE("process: a sleeper is stopped by the wall clock as timed_out") {
     RunResult result = run_hostile("sleeper", limits);
     CHECK(result.status == RunStatus::timed_out);
     CHECK(result.wall_seconds >= 0.5);
-    CHECK(result.wall_seconds < 1.5);
+    CHECK(result.wall_seconds < 10);  // stopped at the limit, not at the end of its sleep
     CHECK(result.cpu_seconds < 0.3);
 }
 
@@ -196,7 +195,6 @@ TEST_CASE("process: an output flood stops at the cap with the output kept up to 
     CHECK(result.status == RunStatus::output_limit);
     CHECK(result.out.size() + result.err.size() == limits.output_bytes);
     CHECK(result.out.rfind("flood flood", 0) == 0);
-    CHECK(result.wall_seconds < 1.5);
 }
 
 TEST_CASE("process: a segfault is signaled with SIGSEGV") {
@@ -228,10 +226,17 @@ TEST_CASE("process: a memory hog is stopped by the memory limit, not by a timeou
     CHECK(crashed);
 }
 
+// The fork storm's limits: a wall clock far beyond forking 200 children on a loaded machine, far
+// below the 60 s its children sleep while holding stdout.
+Limits storm_limits() {
+    Limits limits = small_limits();
+    limits.wall_seconds = 20;
+    return limits;
+}
+
 TEST_CASE("process: a fork storm leaves no process of its group behind") {
-    RunResult result = run_hostile("fork_storm");
-    CHECK(result.status == RunStatus::exited);
-    CHECK(result.wall_seconds < 1.9);  // the sleeping children held stdout, yet the run ended
+    RunResult result = run_hostile("fork_storm", storm_limits());
+    CHECK(result.status == RunStatus::exited);  // the sleeping children held stdout, yet the run ended
     std::istringstream out(result.out);
     std::string word;
     int pgid = 0;
@@ -244,8 +249,7 @@ TEST_CASE("process: a fork storm leaves no process of its group behind") {
 TEST_CASE("process: a background child holding stdout does not keep the run alive") {
     RunResult result = run_process({"sh", "-c", "sleep 30 & echo started"}, {}, small_limits());
     CHECK(result.status == RunStatus::exited);
-    CHECK(result.out == "started\n");
-    CHECK(result.wall_seconds < 1);
+    CHECK(result.out == "started\n");  // exited, not timed_out: the 30 s sleeper did not hold the run
 }
 
 TEST_CASE("process: concurrent runs from several threads keep their own streams") {
@@ -346,9 +350,8 @@ TEST_CASE("process: a sandboxed fork storm ends with its run") {
     TempDir dir("process-sandbox-storm");
     const fs::path storm = hostile("fork_storm");
     Sandbox sandbox{dir.path, {storm.parent_path()}};
-    RunResult result = run_process({storm.string()}, {}, small_limits(), {}, &sandbox);
-    CHECK(result.status == RunStatus::exited);
-    CHECK(result.wall_seconds < 1.5);
+    RunResult result = run_process({storm.string()}, {}, storm_limits(), {}, &sandbox);
+    CHECK(result.status == RunStatus::exited);  // not timed_out: the run did not wait for the sleepers
 }
 
 TEST_CASE("process: a sandboxed program does not inherit the grader's environment") {
