@@ -8,6 +8,8 @@
 //   lib-<key>/libblockcheck-header.a  the students' header compiled once (CompileWay::fast)
 #include "checker/run/compile.hpp"
 
+#include "checker/run/cache_prune.hpp"
+
 #include "checker/common/files.hpp"
 #include "checker/common/hashing.hpp"
 
@@ -177,10 +179,13 @@ InFlight& in_flight() {
 std::optional<CompileResult> cached_result(const fs::path& cache_dir, const std::string& key) {
     const fs::path binary = cache_dir / key;
     if (::access(binary.c_str(), X_OK) == 0) {
+        touch_cache_entry(binary);
         return CompileResult{CompileStatus::compiled, binary, read_file_if_readable(cache_dir / (key + ".log")).value_or(""), true};
     }
-    if (auto diagnostics = read_file_if_readable(cache_dir / (key + ".fail")))  // only the compiler's own rejections are cached
+    if (auto diagnostics = read_file_if_readable(cache_dir / (key + ".fail"))) {  // only the compiler's own rejections are cached
+        touch_cache_entry(cache_dir / (key + ".fail"));
         return CompileResult{CompileStatus::rejected, {}, *diagnostics, true};
+    }
     return std::nullopt;
 }
 
@@ -272,7 +277,10 @@ fs::path precompiled_headers(const fs::path& include_dir, const fs::path& cache_
     }
     const fs::path dir = cache_dir / ("pch-" + hex(hash));
     std::error_code ec;
-    if (fs::is_directory(dir, ec)) return dir;
+    if (fs::is_directory(dir, ec)) {
+        touch_cache_entry(dir);
+        return dir;
+    }
     auto guard = in_flight().acquire(dir.string());
     if (fs::is_directory(dir, ec)) return dir;
     const fs::path work = cache_dir / ("build-pch-" + hex(hash) + "-" + unique_suffix());
@@ -328,7 +336,10 @@ fs::path header_archive(const fs::path& include_dir, const fs::path& cache_dir, 
     }
     const fs::path dir = cache_dir / ("lib-" + hex(hash));
     std::error_code ec;
-    if (fs::is_directory(dir, ec)) return dir / archive_name;
+    if (fs::is_directory(dir, ec)) {
+        touch_cache_entry(dir);
+        return dir / archive_name;
+    }
     auto guard = in_flight().acquire(dir.string());
     if (fs::is_directory(dir, ec)) return dir / archive_name;
     const fs::path work = cache_dir / ("build-lib-" + hex(hash) + "-" + unique_suffix());

@@ -2,10 +2,17 @@
 
 #include "checker/common/files.hpp"
 #include "checker/exercise/variants.hpp"
+#include "checker/run/cache_prune.hpp"
 
 #include <future>
 
 namespace blockcheck {
+
+namespace {
+// The student's compile cache, at most: some 400 binaries with their records, besides the
+// precompiled header and the header's object.
+constexpr std::uintmax_t cache_limit_bytes = std::uintmax_t{256} << 20;
+}  // namespace
 
 Workspace::Workspace(const std::filesystem::path& root)
     : root_(root), exercises_(ExerciseSet::load(root)) {
@@ -68,6 +75,7 @@ std::vector<ExerciseResult> Workspace::check(const std::vector<const Exercise*>&
     nlohmann::json statuses = read_state("status.json");
     for (const ExerciseResult& r : results) statuses[r.id] = r.status;
     write_state("status.json", statuses);
+    prune_cache(settings_.cache_dir, cache_limit_bytes);
     return results;
 }
 
