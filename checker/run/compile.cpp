@@ -2,16 +2,17 @@
 //   <key>            the binary of a successful compile
 //   <key>.log        its warnings (trimmed), possibly empty
 //   <key>.fail       the trimmed diagnostics of a failed compile
+//   <key>.run-<hash> what the binary printed on one input (run_cache.hpp, the student's loop only)
 //   compiler-<id>.txt  `g++ --version` of the compiler binary identified by <id> (path, size, mtime)
 //   build-<key>-<n>/ a private build folder, removed afterwards
 //   pch-<key>/       the students' headers precompiled
 //   lib-<key>/libblockcheck-header.a  the students' header compiled once (CompileWay::fast)
+// A cache hit marks its entry used, for cache_prune.hpp.
 #include "checker/run/compile.hpp"
-
-#include "checker/run/cache_prune.hpp"
 
 #include "checker/common/files.hpp"
 #include "checker/common/hashing.hpp"
+#include "checker/run/cache_prune.hpp"
 
 #include <unistd.h>
 
