@@ -101,7 +101,7 @@ std::string rename(const std::string& text, const std::set<std::string>& names, 
 // helper of its own, so that no two students hand in the same bytes (as in a real class) while
 // the program computes exactly what it did.
 std::string personalise(const std::string& program, std::size_t k) {
-    static const char* notes[] = {"my notes: check the shapes first", "TODO tidy up", "second attempt, works now",
+    static const char* notes[] = {"my notes: check the shapes first", "to tidy up later", "second attempt, works now",
                                   "worked this out on paper first", "see lecture 7"};
     std::string text = rename(program, declared_names(program), "_" + std::to_string(k % 7 == 0 ? k : k % 97 + 1));
     const std::string indent = k % 3 == 0 ? "\t" : std::string(k % 3 == 1 ? 2 : 3, ' ');
