@@ -3,6 +3,8 @@
 // content is counted as it is read, so a zip bomb that lies about its sizes still stops.
 #include "checker/grade/archive.hpp"
 
+#include "checker/common/fd.hpp"
+
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
@@ -157,12 +159,9 @@ private:
     void write_file_(archive* reader, const fs::path& relative, const std::string& where) {
         make_folders(target_, relative.parent_path(), where);
         const fs::path path = target_ / relative;
-        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-        if (fd < 0) throw ArchiveError(where + ": cannot be written: " + std::strerror(errno));
-        struct Closer {
-            int fd;
-            ~Closer() { ::close(fd); }
-        } closer{fd};
+        const Fd file(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644));
+        if (!file) throw ArchiveError(where + ": cannot be written: " + std::strerror(errno));
+        const int fd = file.get();
         char buffer[1 << 16];
         for (;;) {
             const la_ssize_t n = archive_read_data(reader, buffer, sizeof buffer);

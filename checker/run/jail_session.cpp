@@ -2,6 +2,7 @@
 // it, and one request and reply a program.
 #include "checker/run/jail_session.hpp"
 
+#include "checker/common/files.hpp"
 #include "checker/run/jail_protocol.hpp"
 
 #include <fcntl.h>
@@ -13,8 +14,6 @@
 
 #include <cerrno>
 #include <chrono>
-#include <fstream>
-#include <iterator>
 
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
@@ -29,14 +28,6 @@ namespace {
 // How long a reply may take beyond the program's own wall clock (the runner's start and the
 // drain of stray pipe holders) before the session counts as broken.
 constexpr auto reply_grace = std::chrono::seconds(10);
-
-std::optional<std::string> read_binary(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) return std::nullopt;
-    return bytes;
-}
 
 }  // namespace
 
@@ -96,7 +87,7 @@ std::optional<RunResult> JailSession::run(const fs::path& binary, std::string_vi
     jail_protocol::Request request;
     request.uid = uid;
     request.limits = limits;
-    auto bytes = read_binary(binary);
+    auto bytes = read_file_if_readable(binary);
     if (!bytes) return std::nullopt;
     request.binary = std::move(*bytes);
     request.input = std::string(input);

@@ -3,6 +3,8 @@
 // group at the end. No global state besides the bwrap probe, so several threads may run at once.
 #include "checker/run/process.hpp"
 
+#include "checker/common/fd.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -44,28 +46,6 @@ using Clock = std::chrono::steady_clock;
 
 // After the program's leader exits, how long output still held by stray pipe ends is awaited.
 constexpr auto drain_grace = std::chrono::milliseconds(200);
-
-// A file descriptor, closed on destruction.
-class Fd {
-public:
-    Fd() = default;
-    explicit Fd(int fd) : fd_(fd) {}
-    Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-    Fd& operator=(Fd&& other) noexcept {
-        reset(std::exchange(other.fd_, -1));
-        return *this;
-    }
-    ~Fd() { reset(); }
-    int get() const { return fd_; }
-    explicit operator bool() const { return fd_ >= 0; }
-    void reset(int fd = -1) {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = fd;
-    }
-
-private:
-    int fd_ = -1;
-};
 
 struct Pipe {
     Fd read, write;

@@ -1,11 +1,11 @@
 #include "checker/run/run_cache.hpp"
 
+#include "checker/common/fd.hpp"
 #include "checker/common/files.hpp"
 #include "checker/common/hashing.hpp"
 #include "checker/run/jail_protocol.hpp"
 
 #include <fcntl.h>
-#include <unistd.h>
 
 #include <optional>
 #include <string>
@@ -25,10 +25,9 @@ std::filesystem::path record_path(const std::filesystem::path& binary, std::stri
 }
 
 std::optional<RunResult> read_record(const std::filesystem::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return std::nullopt;
-    auto run = jail_protocol::read_reply(fd, std::nullopt);
-    ::close(fd);
+    const Fd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!file) return std::nullopt;
+    auto run = jail_protocol::read_reply(file.get(), std::nullopt);
     if (run && run->status != RunStatus::exited) return std::nullopt;
     return run;
 }

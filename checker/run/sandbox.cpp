@@ -3,6 +3,7 @@
 // the decoding of what bwrap reports.
 #include "checker/run/sandbox.hpp"
 
+#include "checker/common/fd.hpp"
 #include "checker/common/hashing.hpp"
 
 #include <fcntl.h>
@@ -337,13 +338,8 @@ std::optional<RunResult> ProgramJail::run_in_session(const fs::path& binary, std
         std::lock_guard lock(sessions_mutex_);
         auto& mine = sessions_[std::this_thread::get_id()];
         if (!mine) {
-            struct Close {
-                int fd;
-                ~Close() {
-                    if (fd >= 0) ::close(fd);
-                }
-            } filter{seccomp_file()};
-            mine = JailSession::start(session_argv_, filter.fd);
+            const Fd filter(seccomp_file());
+            mine = JailSession::start(session_argv_, filter.get());
             if (!mine) return std::nullopt;
         }
         session = mine.get();
@@ -372,20 +368,15 @@ RunResult ProgramJail::run_once(const fs::path& binary, std::string_view input, 
     std::vector<std::string> argv;
     if (uses_uid(isolation)) argv = setpriv_prefix(uid);
     fs::path working_dir;
-    struct Close {
-        int fd = -1;
-        ~Close() {
-            if (fd >= 0) ::close(fd);
-        }
-    } filter;
+    Fd filter;
     try {
         if (uses_bwrap(isolation)) {
             // A copy, so the program cannot reach the shared cache or change what others run.
             fs::copy_file(binary, scratch, fs::copy_options::overwrite_existing);
             fs::permissions(scratch, fs::perms(0755));
             const std::size_t scratch_bytes = limits.file_bytes ? limits.file_bytes : std::size_t{16} << 20;
-            filter.fd = seccomp_file();
-            const auto jail = bwrap_argv(scratch, scratch_bytes, filter.fd >= 0);
+            filter.reset(seccomp_file());
+            const auto jail = bwrap_argv(scratch, scratch_bytes, static_cast<bool>(filter));
             argv.insert(argv.end(), jail.begin(), jail.end());
         } else {
             fs::create_directory(scratch);
@@ -405,7 +396,7 @@ RunResult ProgramJail::run_once(const fs::path& binary, std::string_view input, 
     }
     // bwrap and setpriv start with a clean environment: bwrap's init stays in the jail as the
     // program's parent, and its environment is readable there at /proc/1/environ.
-    RunResult r = run_process(argv, input, limits, working_dir, nullptr, StartOptions{true, filter.fd});
+    RunResult r = run_process(argv, input, limits, working_dir, nullptr, StartOptions{true, filter.get()});
     if (uses_bwrap(isolation)) decode_bwrap_status(r, limits);
     if (uses_uid(isolation)) kill_uid(uid);
     return r;

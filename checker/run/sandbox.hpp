@@ -34,7 +34,6 @@ std::string_view describe_isolation(Isolation isolation);
 // With bubblewrap as root, each thread keeps one jail session (jail_session.hpp) and runs its
 // programs there, each with the same view, uid and limits as a jail of its own; the session
 // starts once instead of bwrap once a program. BLOCKCHECK_GRADE_SESSION=0 turns sessions off;
-//
 // a session that fails runs that program in a jail of its own. Safe to use from several threads.
 class ProgramJail {
 public:
