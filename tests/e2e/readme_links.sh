@@ -3,8 +3,9 @@
 # README.md and docs/*.md names a file or folder that exists and, when it carries #anchor, a
 # heading of that Markdown file, anchored as GitHub anchors it (lower case, punctuation dropped,
 # each space a hyphen, -1, -2, ... for a repeated heading). Links in code blocks and inline code
-# are text, not links. The checker first runs on a small tree with known faults, so that a
-# checker that finds nothing fails too.
+# are text, not links. docs/layout.md, the map, links every tracked folder of the first two
+# levels (a folder moved or added without its row is a fault). The checker first runs on a small
+# tree with known faults, so that a checker that finds nothing fails too.
 set -euo pipefail
 root="$(realpath "$2")"
 ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
@@ -89,6 +90,24 @@ check_file() {
     done < <(links "$file")
 }
 
+# The tracked folders of the first two levels under TOP (a git checkout), one a line.
+tracked_folders() {
+    git -C "$1" ls-files | awk -F/ '{ if (NF > 1) print $1; if (NF > 2) print $1 "/" $2 }' | sort -u
+}
+
+# A line for each tracked folder of the first two levels that docs/layout.md does not link.
+unmapped_folders() {
+    local top="$1" map="$1/docs/layout.md"
+    [[ -f "$map" ]] || { echo "docs/layout.md: missing (the map of the folders)"; return 0; }
+    if ! git -C "$top" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+        echo "note: $top is not a git checkout, so the map's completeness is not checked" >&2
+        return 0
+    fi
+    links "$map" | cut -f2 | sed -E 's|#.*||; s|^\.\./||; s|/$||' | sort -u > "$ws/mapped.txt"
+    tracked_folders "$top" | grep -vxF -f "$ws/mapped.txt" |
+        sed 's|.*|docs/layout.md: the folder &/ has no row (link it in the map)|' || true
+}
+
 # Every fault of the front door under TOP, one a line; nothing when it holds.
 check_tree() {
     local top="$1" lines file
@@ -98,6 +117,7 @@ check_tree() {
     for file in "$top/README.md" "$top"/docs/*.md; do
         [[ -f "$file" ]] && check_file "$top" "$file"
     done
+    unmapped_folders "$top"
     return 0
 }
 
@@ -117,6 +137,10 @@ mkdir -p "$ws/tree/docs"
 } > "$ws/tree/README.md"
 printf '%s\n' '# Guide' '## Usage: `blockcheck grade`' '## Usage: `blockcheck grade`' '## 入门 basics×x' \
     'Back to [the front](../README.md#front).' > "$ws/tree/docs/guide.md"
+mkdir -p "$ws/tree/src/core" "$ws/tree/src/extra/deep" "$ws/tree/untracked"
+touch "$ws/tree/src/core/a.cpp" "$ws/tree/src/extra/deep/b.cpp" "$ws/tree/untracked/c.cpp"
+echo '| [`src/`](../src/) | [core](../src/core/) | [docs](../docs/) |' > "$ws/tree/docs/layout.md"
+git -C "$ws/tree" init -q && git -C "$ws/tree" add README.md docs src
 check_tree "$ws/tree" > "$ws/found.txt"
 cat > "$ws/expected.txt" << EOF
 README.md: $((max_readme_lines + 9)) lines; the front door keeps under $max_readme_lines (move the rest to docs/)
@@ -124,6 +148,7 @@ README.md:4: docs/missing.md: no such file
 README.md:4: docs/guide.md#nowhere: no heading with that anchor in docs/guide.md
 README.md:4: #not-a-heading: no heading with that anchor in README.md
 README.md:9: docs/absent.md: no such file
+docs/layout.md: the folder src/extra/ has no row (link it in the map)
 EOF
 diff -u "$ws/expected.txt" "$ws/found.txt" || fail "the link checker missed or invented a fault (diff above)"
 
@@ -133,4 +158,4 @@ if [[ -s "$ws/faults.txt" ]]; then
     cat "$ws/faults.txt" >&2
     fail "README.md or docs/ has $(wc -l < "$ws/faults.txt") fault(s), listed above"
 fi
-echo "README.md: $(wc -l < "$root/README.md") lines; every relative link of README.md and docs/*.md resolves"
+echo "README.md: $(wc -l < "$root/README.md") lines; every relative link of README.md and docs/*.md resolves; docs/layout.md maps every folder"
