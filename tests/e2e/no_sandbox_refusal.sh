@@ -56,6 +56,8 @@ for id in ada bob; do
         fail "gradescope/$id.json should tell the student"
 done
 [[ $(json '.score' "$ws/unsafe/results/ada.json") == 12 ]] || fail "ada: 12 points expected without a sandbox too"
+"$blockcheck" grade --merge "$ws/unsafe" --out "$ws/merged" --chapter ch25 > /dev/null 2>&1 || fail "merging the unsandboxed run"
+cmp -s "$ws/unsafe/summary.txt" "$ws/merged/summary.txt" || fail "a merge keeps the warning of its shards in summary.txt"
 
 # 3. A sandboxed run (what this machine has) carries none of it, with or without --no-sandbox.
 for flag in "" --no-sandbox; do
