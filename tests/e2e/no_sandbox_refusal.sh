@@ -3,7 +3,8 @@
 # is not a sandbox (BLOCKCHECK_GRADE_ISOLATION=limits_only, and uid_only as root), `grade` and
 # `grade --gradescope` refuse before running anything, exit 4 and say what was probed, why it
 # failed and what a container needs, in English and in Chinese; Gradescope's results.json says
-# the autograder could not isolate programs. With --no-sandbox they grade, and the terminal,
+# the autograder could not isolate programs; a /proc masked as Docker masks it is found without
+# forcing anything. With --no-sandbox they grade, and the terminal,
 # summary.txt, results/<student>.json, gradescope/<student>.json and Gradescope's results.json
 # say so; a sandboxed run says nothing of the kind. (run_autograder: tests/e2e/gradescope_package.sh.)
 set -euo pipefail
@@ -39,6 +40,18 @@ if [[ $(id -u) == 0 ]] && [[ -x /usr/bin/setpriv ]]; then   # a throw-away uid a
     s=$(status env BLOCKCHECK_GRADE_ISOLATION=uid_only "$blockcheck" grade "$subs" --out "$ws/refused" "${options[@]}")
     [[ $s == 4 ]] && grep -qF "BLOCKCHECK_GRADE_ISOLATION=uid_only chose no sandbox" "$ws/err" ||
         fail "uid_only should be refused too: status $s, $(cat "$ws/err")"
+fi
+
+# 1b. Unforced: /proc masked as Docker masks it by default (a path of /proc mounted over), where
+# bubblewrap cannot mount a fresh /proc: the probe finds no sandbox and quotes bwrap's complaint.
+if [[ $(id -u) == 0 ]] && unshare -m true 2> /dev/null; then
+    s=$(status unshare -m sh -c 'mount --bind /dev/null /proc/keys && exec "$0" "$@"' \
+        "$blockcheck" grade "$subs" --out "$ws/refused" "${options[@]}")
+    [[ $s == 4 ]] && grep -qF "failed: bwrap: Can't mount proc on /newroot/proc: Operation not permitted" "$ws/err" ||
+        fail "with a masked /proc, grade should refuse and quote bwrap: status $s, $(cat "$ws/err")"
+    [[ ! -e "$ws/refused" ]] || fail "a refused run must write nothing"
+else
+    echo "not root or no unshare: the masked-/proc case is skipped"
 fi
 
 # 2. grade --no-sandbox grades, and every output says what that means.
