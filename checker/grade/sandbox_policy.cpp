@@ -88,9 +88,9 @@ Text no_sandbox_meaning() {
 }
 
 Text no_sandbox_student_note() {
-    return {"Graded without a sandbox (the course's autograder was set up with --no-sandbox): programs were not isolated "
-            "from each other.",
-            "未使用沙箱评分（本课程的自动评分设置了 --no-sandbox）：各程序之间没有隔离。"};
+    return {"Graded without a sandbox (the grader was run with --no-sandbox): the programs on the grading machine were not "
+            "isolated from each other.",
+            "未使用沙箱评分（评分时使用了 --no-sandbox）：评分机器上的各个程序之间没有隔离。"};
 }
 
 }  // namespace blockcheck
