@@ -8,6 +8,7 @@
 #include "checker/common/hashing.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/grade/report_html.hpp"
+#include "checker/grade/sandbox_policy.hpp"
 #include "checker/grade/student_id.hpp"
 #include "checker/exercise/variants.hpp"
 
@@ -449,6 +450,7 @@ void Batch::prepare(std::size_t student) {
     job.record.student = job.submission->student;
     job.record.submission = job.submission->path.filename().string();
     job.record.variants = settings_.variants;
+    job.record.unsandboxed = !is_real_sandbox(jail_->isolation());
     const Lang lang = settings_.lang;
     auto finish_now = [&] { finish(student); };
     try {

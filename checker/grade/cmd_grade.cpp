@@ -1,6 +1,7 @@
 // `blockcheck grade DIR...`: a class's submissions into a gradebook; `--merge` combines shard
 // outputs; `--gradescope` is Gradescope's run_autograder step for one submission.
 #include "checker/grade/batch.hpp"
+#include "checker/grade/sandbox_policy.hpp"
 #include "checker/grade/student_id.hpp"
 #include "checker/common/cli.hpp"
 #include "checker/common/files.hpp"
@@ -30,6 +31,7 @@ struct GradeOptions {
     std::string lms, roster, assignment = "blockcheck";  // --lms, --roster, --lms-assignment
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     bool variants = false, merge = false, gradescope = false, reveal = false, regrade = false;
+    bool no_sandbox = false;  // grade even where no sandbox works (sandbox_policy.hpp)
     double cpu = 2, wall = 5, memory_mib = 512, compile_wall = 30;
 };
 
@@ -138,6 +140,22 @@ void print_report(const GradeReport& r, const fs::path& out, Lang lang) {
                                        "blockcheck：评分程序在部分程序上出错（见 summary.txt）；再运行一次即可重新评分"));
 }
 
+// The exit status of a grading run that refused to start for want of a sandbox.
+constexpr int no_sandbox_status = 4;
+
+// Whether students' code may run here: in a real sandbox, or without one when --no-sandbox says
+// so (then with the warning on stderr). A refusal prints what was probed and what is needed.
+bool sandbox_allows(const GradeOptions& o, std::string_view command, Lang lang) {
+    const SandboxProbe probe = probe_sandbox();
+    if (probe.sandboxed()) return true;
+    if (!o.no_sandbox) {
+        fmt::print(stderr, "{}\n", sandbox_refusal(probe, command, lang));
+        return false;
+    }
+    fmt::print(stderr, "blockcheck: {}\n", no_sandbox_meaning().in(lang));
+    return true;
+}
+
 // --lms and --roster, read and checked before any grading starts.
 struct LmsRequest {
     Lms lms;
@@ -188,6 +206,7 @@ int grade(const Context& context, const GradeOptions& o) {
     if (o.dirs.empty()) throw InputFileError("grade: give the folders of submissions (blockcheck grade DIR... --out DIR)");
     const std::optional<LmsRequest> lms = lms_request(o);
     GradeSettings settings = settings_from(context, o);
+    if (!sandbox_allows(o, "grade", context.lang)) return no_sandbox_status;
     std::vector<Submission> all = find_submissions(std::vector<fs::path>(o.dirs.begin(), o.dirs.end()), &settings.ignored);
     for (const IgnoredEntry& entry : settings.ignored)
         fmt::print(stderr, "{}\n", tr_format(context.lang, "blockcheck: not a submission (ignored): {file}: {reason}",
@@ -211,6 +230,10 @@ int grade(const Context& context, const GradeOptions& o) {
     fmt::print("{}\n", tr_format(lang, "isolation: {how}", "隔离：{how}", fmt::arg("how", describe_isolation(report.isolation))));
     print_report(report, settings.out, lang);
     if (lms) write_lms_file(*lms, set, report.students, o, lang);
+    if (!is_real_sandbox(report.isolation)) {
+        fmt::print(stderr, "blockcheck: {}\n", no_sandbox_meaning().in(lang));
+        if (!o.no_sandbox) return no_sandbox_status;  // the sandbox probed at the start stopped working
+    }
     return report.grader_faults ? 1 : 0;
 }
 
@@ -245,12 +268,35 @@ std::string gradescope_student(const fs::path& metadata) {
     return "submission";
 }
 
+// Gradescope's results.json when the autograder refused for want of a sandbox: score 0, and a
+// failed test that tells the student this is not their grade.
+nlohmann::ordered_json gradescope_refusal(Lang lang) {
+    const std::string why = std::string(tr(
+        lang,
+        "The autograder could not isolate programs on this machine (no sandbox works here), so it did not run yours: "
+        "this 0 is not your grade. Your instructor must fix the autograder's setup (its log says what is missing).",
+        "自动评分无法在此机器上隔离程序（没有可用的沙箱），因此没有运行你的程序：这个 0 分不是你的成绩。"
+        "需要老师修复自动评分的设置（其日志说明了缺少什么）。"));
+    return {{"score", 0},
+            {"output", why},
+            {"output_format", "text"},
+            {"visibility", "visible"},
+            {"stdout_visibility", "hidden"},
+            {"tests", {{{"name", "sandbox"}, {"score", 0}, {"max_score", 0}, {"status", "failed"}, {"output", why},
+                        {"visibility", "visible"}}}}};
+}
+
 int gradescope(const Context& context, const GradeOptions& o) {
     const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
     const fs::path submission = env_or("BLOCKCHECK_GRADESCOPE_SUBMISSION", "/autograder/submission");
     const fs::path results = env_or("BLOCKCHECK_GRADESCOPE_RESULTS", "/autograder/results/results.json");
     const fs::path metadata = env_or("BLOCKCHECK_GRADESCOPE_METADATA", "/autograder/submission_metadata.json");
     if (!fs::is_directory(submission)) throw InputFileError(submission.string() + ": no submission folder here");
+    if (!sandbox_allows(o, "grade --gradescope", context.lang)) {
+        fs::create_directories(results.parent_path());
+        write_file_atomically(results, dump_json(gradescope_refusal(context.lang)));
+        return no_sandbox_status;
+    }
     std::string work = (fs::temp_directory_path() / "blockcheck-gradescope-XXXXXX").string();
     if (!::mkdtemp(work.data())) throw std::runtime_error("cannot create a work folder in " + fs::temp_directory_path().string());
     struct Remove {
@@ -306,12 +352,15 @@ void add_grade_command(CLI::App& app, Context& context) {
     cmd->add_option("--wall", o->wall, "seconds a program may run")->capture_default_str();
     cmd->add_option("--memory", o->memory_mib, "MiB of memory a program may map")->capture_default_str();
     cmd->add_option("--compile-wall", o->compile_wall, "seconds the compiler may take on one program")->capture_default_str();
+    cmd->add_flag("--no-sandbox", o->no_sandbox,
+                  "grade even where no sandbox works (programs then run under resource limits only; every output says so)");
     cmd->footer(
         "Outputs: gradebook.csv, results/<student>.json, junit.xml, gradescope/<student>.json, summary.txt,\n"
         "report.html.\n"
         "A student whose sources, inputs and grader are unchanged since the last run into the same --out is not\n"
         "graded again; an interrupted run picks up where it stopped. Exit 0 when the gradebook is written, 1 when\n"
-        "the grader failed on some program (run again), 2 for bad usage.\n"
+        "the grader failed on some program (run again), 2 for bad usage, 4 when no sandbox works here and\n"
+        "--no-sandbox was not given (nothing is graded; docs/sandbox.md says what the machine needs).\n"
         "--gradescope reads BLOCKCHECK_GRADESCOPE_SUBMISSION, _RESULTS and _METADATA when set, instead of the\n"
         "/autograder paths. BLOCKCHECK_GRADE_ISOLATION=bubblewrap_uid|bubblewrap|uid_only|limits_only forces an isolation.");
     cmd->callback([&context, o] {

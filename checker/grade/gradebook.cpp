@@ -1,5 +1,6 @@
 #include "checker/grade/gradebook.hpp"
 
+#include "checker/grade/sandbox_policy.hpp"
 #include "checker/grade/student_id.hpp"
 #include "checker/run/compile.hpp"
 
@@ -163,6 +164,7 @@ Json student_json(const StudentRecord& s) {
     j["seconds"] = s.seconds;
     j["key"] = s.key;
     if (!s.notes.empty()) j["notes"] = s.notes;
+    if (s.unsandboxed) j["no_sandbox"] = no_sandbox_meaning().en;
     j["exercises"] = exercises;
     return j;
 }
@@ -179,6 +181,7 @@ StudentRecord student_from_json(const nlohmann::json& j) {
         s.seconds = field<double>(j, "seconds", 0);
         s.key = field<std::string>(j, "key", "");
         s.notes = field<std::vector<std::string>>(j, "notes", {});
+        s.unsandboxed = j.contains("no_sandbox");
         for (const auto& e : j.at("exercises")) s.exercises.push_back(exercise_from_json(e));
         return s;
     } catch (const nlohmann::json::exception& e) {
@@ -316,6 +319,7 @@ Json gradescope_json(const StudentRecord& s, Lang lang) {
         output += tr(lang, "\nThe grader failed on some parts; they are credited to you until graded again.",
                      "\n评分程序在部分小题上出错；重新评分之前，这些小题按得分计。");
     for (const std::string& note : s.notes) output += "\n" + note;
+    if (s.unsandboxed) output += "\n" + no_sandbox_student_note().in(lang);
     return {{"score", s.score}, {"output", output}, {"tests", tests}};
 }
 
@@ -329,6 +333,8 @@ std::string summary_text(const std::vector<const Exercise*>& exercises, const st
     const bool variants = !students.empty() && students.front().variants;
     std::string out = fmt::format("blockcheck grade: {} students, {} exercises, {} points{}\n\n", students.size(),
                                   exercises.size(), score_text(max_total), variants ? ", variant inputs per student" : "");
+    if (const auto n = std::count_if(students.begin(), students.end(), [](auto& s) { return s.unsandboxed; }))
+        out += fmt::format("WARNING: {} of {} students {}\n\n", n, students.size(), no_sandbox_meaning().en);
     std::size_t width = 5;
     for (const Exercise* e : exercises) width = std::max(width, e->id.size());
     out += fmt::format("{:<{}}  {:>7}  {:>5}  {:>4}  {:>5} {:>5} {:>5} {:>5} {:>5}\n", "exercise", width, "mean", "max", "full",

@@ -50,6 +50,7 @@ struct StudentRecord {
     double score = 0, max_score = 0;
     double seconds = 0;      // wall time spent on this student
     std::vector<std::string> notes;  // remarks on how the sources were found
+    bool unsandboxed = false;        // graded with --no-sandbox (sandbox_policy.hpp): every output says so
     std::vector<ExerciseRecord> exercises;
 
     bool has_grader_fault() const;

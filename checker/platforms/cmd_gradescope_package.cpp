@@ -21,6 +21,7 @@ struct PackageOptions {
     std::string out;
     std::vector<std::string> chapters;
     bool variants = false;
+    bool no_sandbox = false;  // run_autograder grades even where no sandbox works
 };
 
 // What the build and the grader read: everything else of the repository stays out.
@@ -66,6 +67,7 @@ std::string run_autograder_text(const fs::path& template_file, const PackageOpti
     std::string options;
     for (const std::string& chapter : o.chapters) options += fmt::format("{}--chapter '{}'", options.empty() ? "" : " ", chapter);
     if (o.variants) options += options.empty() ? "--variants" : " --variants";
+    if (o.no_sandbox) options += options.empty() ? "--no-sandbox" : " --no-sandbox";
     return text.replace(at, line.size(), "\ngrade_options=(" + options + ")\n");
 }
 
@@ -90,6 +92,12 @@ int gradescope_package(const Context& context, const PackageOptions& o) {
                                    o.variants ? tr(lang, ", on inputs drawn per student (shown after the due date)",
                                                    "，每名学生使用各自的变体输入（截止后显示）")
                                               : ""));
+    if (o.no_sandbox)
+        fmt::print(stderr, "blockcheck: {}\n",
+                   tr(lang, "--no-sandbox: where Gradescope's machine has no sandbox, run_autograder grades anyway, and "
+                            "each student's program runs without isolation (results.json says so)",
+                      "--no-sandbox：若 Gradescope 的机器没有可用沙箱，run_autograder 仍会评分，"
+                      "每名学生的程序都在无隔离的情况下运行（results.json 会注明）"));
     return 0;
 }
 
@@ -102,9 +110,13 @@ void add_gradescope_package_command(CLI::App& app, Context& context) {
     cmd->add_option("--chapter", o->chapters, "grade only this chapter's exercises (repeatable; default: all)");
     cmd->add_flag("--variants", o->variants,
                   "score each student on inputs of their own; those tests show after the due date, the book's inputs as feedback");
+    cmd->add_flag("--no-sandbox", o->no_sandbox,
+                  "let run_autograder grade where no sandbox works (by default it refuses: score 0 and a message)");
     cmd->footer(
         "Upload the zip as the autograder of a programming assignment with the Ubuntu 24.04 base image.\n"
-        "Gradescope runs setup.sh once (apt packages, then the build) and run_autograder per submission.\n"
+        "Gradescope runs setup.sh once (apt packages, then the build) and run_autograder per submission;\n"
+        "run_autograder refuses to run a program where no sandbox works, unless packed with --no-sandbox\n"
+        "(docs/sandbox.md).\n"
         "The files and results.json are described in docs/platforms.md.");
     cmd->callback([&context, o] { context.run = [&context, o] { return gradescope_package(context, *o); }; });
 }

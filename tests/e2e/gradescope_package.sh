@@ -8,7 +8,7 @@ set -euo pipefail
 blockcheck="$1"; root="$2"
 ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
 export BLOCKCHECK_ROOT="$root"   # LANG=C comes after the build: ccache hashes the locale
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$root/tests/e2e/lib/common.sh"
 solved="$root/tests/solved/ch25"
 ag="$ws/autograder"   # stands for /autograder
 
@@ -95,8 +95,37 @@ submit honest
     fail "without --variants: 49 points and every test visible expected"
 [[ $(q honest '[.tests[] | select(has("max_score") | not)] | length') == 0 ]] || fail "without --variants every test is scored"
 
-# 5. Bad usage exits 2.
+# 5. No sandbox on Gradescope's machine (forced here): run_autograder runs nothing and fails
+# loudly, with a results.json that says why; packed with --no-sandbox it grades and says so.
+no_sandbox() {  # no_sandbox NAME: run_autograder on $ws/NAME without a sandbox; its status
+    rm -rf "$ag/submission" && cp -r "$ws/$1" "$ag/submission"
+    local s=0
+    (cd "$ag" && BLOCKCHECK_GRADE_ISOLATION=limits_only ./run_autograder) > "$ws/$1.log" 2>&1 || s=$?
+    cp "$ag/results/results.json" "$ws/$1.json"
+    echo "$s"
+}
+s=$(no_sandbox honest)
+[[ $s == 4 ]] || fail "run_autograder without a sandbox should exit 4, got $s: $(cat "$ws/honest.log")"
+grep -q "refusing to run the students' programs: no sandbox works here" "$ws/honest.log" || fail "run_autograder's log should explain"
+[[ $(q honest .score) == 0 ]] && q honest .output | grep -q "could not isolate programs" ||
+    fail "the refused results.json should score 0 and say why: $(cat "$ws/honest.json")"
+"$blockcheck" gradescope-package "$ws/unsafe.zip" --chapter ch25 --no-sandbox > /dev/null 2> "$ws/unsafe.log"
+grep -q -- "--no-sandbox: where Gradescope's machine has no sandbox" "$ws/unsafe.log" || fail "gradescope-package --no-sandbox should warn"
+(cd "$ws" && mkdir unsafe && cd unsafe && cmake -E tar xf "$ws/unsafe.zip" run_autograder)
+grep -qx "grade_options=(--chapter 'ch25' --no-sandbox)" "$ws/unsafe/run_autograder" || fail "--no-sandbox not packed"
+cp "$ws/unsafe/run_autograder" "$ag/run_autograder"
+s=$(no_sandbox honest)
+[[ $s == 0 && $(q honest .score) == 49 ]] || fail "packed with --no-sandbox: 49 points and exit 0 expected, got $s"
+q honest .output | grep -q "^Graded without a sandbox" || fail "packed with --no-sandbox: the output should tell the student"
+# A grader that cannot run at all still leaves a results.json and a non-zero exit.
+mv "$ag/source/build/blockcheck" "$ag/source/build/blockcheck.moved"
+s=$(no_sandbox honest)
+[[ $s != 0 && $(q honest .score) == 0 ]] && q honest .output | grep -q "The autograder failed" ||
+    fail "run_autograder without its grader should fail loudly: status $s, $(cat "$ws/honest.json")"
+mv "$ag/source/build/blockcheck.moved" "$ag/source/build/blockcheck"
+
+# 6. Bad usage exits 2.
 expect2() { local s=0; "$@" > /dev/null 2>&1 || s=$?; [[ $s == 2 ]] || fail "'$*' should exit 2, got $s"; }
 expect2 "$blockcheck" gradescope-package "$ws/x.tar"
 expect2 "$blockcheck" gradescope-package "$ws/x.zip" --chapter no_such_chapter
-echo "gradescope package: 5 passed, 0 failed"
+echo "gradescope package: 6 passed, 0 failed"
