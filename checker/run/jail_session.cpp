@@ -39,7 +39,7 @@ fs::path jail_runner_path() {
     return ::access(runner.c_str(), X_OK) == 0 ? runner : fs::path{};
 }
 
-std::unique_ptr<JailSession> JailSession::start(const std::vector<std::string>& bwrap_argv, int seccomp_fd) {
+std::unique_ptr<JailSession> JailSession::start(const std::vector<std::string>& bwrap_argv) {
     int pair[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) return nullptr;
     std::vector<char*> argv;
@@ -55,7 +55,7 @@ std::unique_ptr<JailSession> JailSession::start(const std::vector<std::string>& 
         ::sigprocmask(SIG_SETMASK, &none, nullptr);
         if (::dup2(pair[1], 0) < 0 || ::dup2(pair[1], 1) < 0 || (null_fd >= 0 && ::dup2(null_fd, 2) < 0)) ::_exit(127);
         ::syscall(SYS_close_range, 3u, ~0u, CLOSE_RANGE_CLOEXEC);
-        if (seccomp_fd >= 0 && (::dup2(seccomp_fd, 3) < 0 || ::fcntl(3, F_SETFD, 0) < 0)) ::_exit(127);
+        if (!join_fresh_session_keyring()) ::_exit(127);
         ::execve("/usr/bin/bwrap", argv.data(), environment);
         ::_exit(127);
     }

@@ -49,7 +49,9 @@ struct Sandbox {
     static bool available();
 };
 
-// How the first process starts, besides its command line and limits.
+// How the first process starts, besides its command line and limits. Every process started
+// joins a fresh, empty session keyring first: none of the grader's keys (Docker, Kubernetes and
+// pam_keyinit logins give it one) is reachable from a compiler or a program.
 struct StartOptions {
     // Only PATH=/usr/bin:/bin in its environment, so that a sandbox's own processes (bwrap's
     // init inside the jail, readable at /proc/1/environ there) hold none of the grader's variables.
@@ -61,12 +63,22 @@ struct StartOptions {
     // to create them); 0: the caller's. With CLONE_NEWPID it is that namespace's first process,
     // and everything in it dies with it.
     unsigned long namespaces = 0;
-    // Called in the first process instead of exec, once its session, streams, folder and limits
-    // are set; what it returns is the process's exit code. Null: argv[0] is executed. It runs
-    // after fork, so it may only call what is safe there.
-    int (*entry)(void* context) = nullptr;
-    void* entry_context = nullptr;
+    // Nonzero: the process takes this uid (and gid) for good before exec (take_uid; the caller
+    // must be root).
+    unsigned uid = 0;
+    // The program's seccomp filter (seccomp_filter.hpp) installed last before exec, with
+    // no_new_privs. Not for bwrap, which must create namespaces: give it the filter on descriptor 3.
+    bool program_filter = false;
 };
+
+// The calling process leaves its session keyring for a fresh anonymous one (after fork: a
+// system call only). True when joined, or where keys are unavailable to this process anyway.
+bool join_fresh_session_keyring();
+
+// The calling process, root, becomes `uid` (gid the same) for good: no supplementary groups, no
+// capability (bounding and ambient sets emptied), no new privileges, killed when its parent
+// ends. After fork: system calls only. False when a step failed.
+bool take_uid(unsigned uid);
 
 // Runs argv[0] (searched in PATH) with `stdin_text` on its standard input, in its own process
 // group, under `limits`. Without a sandbox it runs in `working_dir` (empty: the current one);

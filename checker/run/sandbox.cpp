@@ -1,15 +1,14 @@
 // The program jail: bwrap's command line (from sandboxed_argv, with the writable folder turned
-// into a size-capped tmpfs and the program bound read-only), setpriv in front of it as root, and
-// the decoding of what bwrap reports.
+// into a size-capped tmpfs and the program bound read-only), the throw-away uid taken by our own
+// code in the child as root (run_process's StartOptions::uid), the program's seccomp filter
+// (seccomp_filter.hpp) in every isolation, and the decoding of what bwrap reports.
 #include "checker/run/sandbox.hpp"
 
 #include "checker/common/fd.hpp"
 #include "checker/common/hashing.hpp"
+#include "checker/run/seccomp_filter.hpp"
 
 #include <fcntl.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -71,12 +70,6 @@ void kill_uid(unsigned uid) {
         }
 }
 
-std::vector<std::string> setpriv_prefix(unsigned uid) {
-    const std::string id = std::to_string(uid);
-    return {"/usr/bin/setpriv", "--reuid=" + id, "--regid=" + id, "--clear-groups", "--nnp",
-            "--inh-caps=-all", "--bounding-set=-all", "--pdeathsig=KILL"};
-}
-
 // Replaces sandboxed_argv's "--bind /scratch /scratch" with `mounts`.
 void replace_scratch_bind(std::vector<std::string>& args, const std::vector<std::string>& mounts) {
     for (std::size_t i = 0; i + 2 < args.size(); ++i) {
@@ -103,64 +96,32 @@ std::vector<std::string> bwrap_argv(const fs::path& program_copy, std::size_t sc
 
 // A jail session's bwrap line: the one-off jail's view, run as root (no user namespace, so the
 // runner can give each program a throw-away uid) with only the capabilities the runner needs to
-// build each program's namespaces; mount points for /scratch, /bins and /exercise; the runner
-// at /runner; only PATH in the runner's environment.
-std::vector<std::string> session_argv(const fs::path& runner, bool seccomp) {
+// build each program's namespaces (and bring up its loopback); mount points for /scratch, /bins
+// and /exercise; the runner at /runner; only PATH in the runner's environment. No seccomp
+// filter here: the runner makes namespaces, and each program's init installs the program's
+// filter just before the program starts.
+std::vector<std::string> session_argv(const fs::path& runner) {
     std::vector<std::string> args = sandboxed_argv({"/runner"}, Sandbox{inside_scratch, {}});
     const auto at = [&](const std::string& word) { return std::find(args.begin(), args.end(), word); };
     args.erase(at("--unshare-all"));
     args.insert(args.begin() + 1, {"--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"});
     args.insert(at("ALL") + 1, {"--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
-                                "--cap-add", "CAP_SETPCAP"});
+                                "--cap-add", "CAP_SETPCAP", "--cap-add", "CAP_NET_ADMIN"});
     for (std::size_t i = 0; i + 2 < args.size();) {
         if (args[i] == "--setenv" && args[i + 1] != "PATH")
             args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i + 3));
         else
             ++i;
     }
-    if (seccomp) args.insert(args.begin() + 1, {"--seccomp", "3"});
     replace_scratch_bind(args, {"--dir", inside_scratch, "--dir", "/bins", "--ro-bind", "/dev/null", inside_program,
                                 "--ro-bind", runner.string(), "/runner", "--remount-ro", "/"});
     return args;
 }
 
-// The program's seccomp filter (cBPF, as bwrap --seccomp reads it): ptrace and reading or writing
-// another process's memory kill the program with SIGSYS (bwrap's init, its parent in the jail,
-// runs as the same uid and would otherwise be stopped or read), and so does any call through a
-// foreign ABI (32-bit or x32 calls from a 64-bit program), where the numbers differ; everything
-// else is allowed. Empty on an architecture without a filter here.
-std::vector<sock_filter> seccomp_filter() {
-#if defined(__x86_64__) || defined(__aarch64__)
-#if defined(__x86_64__)
-    constexpr std::uint32_t native = AUDIT_ARCH_X86_64;
-#else
-    constexpr std::uint32_t native = AUDIT_ARCH_AARCH64;
-#endif
-    constexpr std::uint32_t kill = SECCOMP_RET_KILL_PROCESS, allow = SECCOMP_RET_ALLOW;
-    std::vector<sock_filter> filter{
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, native, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, kill),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
-#if defined(__x86_64__)
-        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 3, 0),  // __X32_SYSCALL_BIT: the x32 ABI
-#endif
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ptrace, 2, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_readv, 1, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_writev, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, kill),
-        BPF_STMT(BPF_RET | BPF_K, allow),
-    };
-    return filter;
-#else
-    return {};
-#endif
-}
-
 // The filter in an anonymous file at offset 0, for bwrap to read once (a fresh one per run:
 // concurrent runs must not share a file offset). -1 when there is none.
 int seccomp_file() {
-    static const std::vector<sock_filter> filter = seccomp_filter();
+    const std::vector<sock_filter>& filter = program_seccomp_filter();
     if (filter.empty()) return -1;
     const int fd = ::memfd_create("blockcheck-seccomp", MFD_CLOEXEC);
     if (fd < 0) throw std::runtime_error("cannot create the seccomp filter's file");
@@ -184,7 +145,7 @@ void decode_bwrap_status(RunResult& r, const Limits& limits) {
 // The sandbox's own tools failing (not the program): worth one more try.
 bool tool_failed(const RunResult& r) {
     return r.status == RunStatus::exited && r.exit_code == 1 &&
-           (r.err.starts_with("bwrap: ") || r.err.starts_with("setpriv: ")) && r.out.empty();
+           r.err.starts_with("bwrap: ") && r.out.empty();
 }
 
 // Processes of throw-away uids that were orphaned (parent 1) by a grader killed in the middle of
@@ -249,13 +210,30 @@ std::string_view describe_isolation(Isolation isolation) {
     return "";
 }
 
+bool is_sandbox(Isolation isolation) { return uses_bwrap(isolation); }
+
+Text without_sandbox(Isolation isolation) {
+    if (is_sandbox(isolation)) return {};
+    if (isolation == Isolation::uid_only)
+        return {"Student programs ran WITHOUT a sandbox (bubblewrap cannot start here): as throw-away users under "
+                "resource limits and a system-call filter, they could read every world-readable file of this machine "
+                "and use its network.",
+                "学生程序在没有沙箱的情况下运行（此处无法启动 bubblewrap）：它们以一次性用户身份、在资源限制和系统调用过滤下运行，"
+                "可以读取本机所有对所有人可读的文件，并可使用网络。"};
+    return {"Student programs ran WITHOUT a sandbox and as the grader's own user (bubblewrap cannot start here, and "
+            "no throw-away user could be taken): under resource limits and a system-call filter only, they could read "
+            "and change whatever the grader can, including other submissions and the grades.",
+            "学生程序在没有沙箱的情况下以评分者本人的用户身份运行（此处无法启动 bubblewrap，也无法使用一次性用户）："
+            "仅受资源限制和系统调用过滤约束，它们可以读取并修改评分者能访问的一切，包括其他学生的提交和成绩。"};
+}
+
 ProgramJail::ProgramJail(bool sessions) {
     const fs::path parent = fs::temp_directory_path();
     sweep_stale_runtimes(parent);
     std::string pattern = (parent / ("blockcheck-grade-" + std::to_string(::getpid()) + "-XXXXXX")).string();
     if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot create a folder in " + parent.string());
     runtime_ = pattern;
-    const bool root = ::geteuid() == 0 && executable("/usr/bin/setpriv");
+    const bool root = ::geteuid() == 0;
     if (root) kill_orphans();
     // Throw-away uids must be able to reach the program copies, but not list them.
     fs::permissions(runtime_, root ? fs::perms(0711) : fs::perms(0700));
@@ -271,14 +249,17 @@ ProgramJail::ProgramJail(bool sessions) {
         if (!wanted)
             throw std::runtime_error(std::string("BLOCKCHECK_GRADE_ISOLATION: unknown isolation '") + forced +
                                      "' (bubblewrap_uid, bubblewrap, uid_only, limits_only)");
-        if (!works(*wanted)) throw std::runtime_error(std::string("isolation '") + forced + "' does not work on this machine");
+        if (std::string problem = problem_with(*wanted); !problem.empty())
+            throw std::runtime_error(std::string("isolation '") + forced + "' does not work on this machine: " + problem);
         isolation_ = *wanted;
     } else {
         for (Isolation i : order) {
-            if (works(i)) {
+            std::string problem = problem_with(i);
+            if (problem.empty()) {
                 isolation_ = i;
                 break;
             }
+            if (weaker_because_.empty()) weaker_because_ = std::string(isolation_name(i)) + ": " + problem;
         }
     }
     start_sessions(sessions);
@@ -289,7 +270,7 @@ void ProgramJail::start_sessions(bool wanted) {
     if (!wanted || isolation_ != Isolation::bubblewrap_uid) return;
     if (const char* off = std::getenv("BLOCKCHECK_GRADE_SESSION"); off && std::string_view(off) == "0") return;
     const fs::path runner = jail_runner_path();
-    if (!runner.empty()) session_argv_ = session_argv(runner, !seccomp_filter().empty());
+    if (!runner.empty()) session_argv_ = session_argv(runner);
 }
 
 // Used only when a session runs /usr/bin/true as a jail of its own would.
@@ -301,8 +282,15 @@ bool ProgramJail::sessions() const {
         limits.cpu_seconds = 5;
         const auto probe = run_in_session("/usr/bin/true", {}, limits);
         sessions_work_ = probe && probe->status == RunStatus::exited && probe->exit_code == 0;
+        if (!sessions_work_)
+            weaker_because_ = "jail session: " + (probe ? (probe->error + probe->err) : std::string("the runner did not answer"));
     });
     return sessions_work_;
+}
+
+std::string ProgramJail::weaker_because() const {
+    sessions();
+    return weaker_because_;
 }
 
 ProgramJail::~ProgramJail() {
@@ -311,14 +299,17 @@ ProgramJail::~ProgramJail() {
     fs::remove_all(runtime_, ignored);
 }
 
-bool ProgramJail::works(Isolation isolation) const {
-    if (uses_bwrap(isolation) && !executable("/usr/bin/bwrap")) return false;
-    if (uses_uid(isolation) && (::geteuid() != 0 || !executable("/usr/bin/setpriv"))) return false;
+std::string ProgramJail::problem_with(Isolation isolation) const {
+    if (uses_bwrap(isolation) && !executable("/usr/bin/bwrap")) return "/usr/bin/bwrap is not installed";
+    if (uses_uid(isolation) && ::geteuid() != 0) return "a throw-away uid needs the grader to run as root";
     Limits limits;
     limits.wall_seconds = 20;
     limits.cpu_seconds = 5;
     const RunResult r = run_once("/usr/bin/true", {}, limits, isolation);
-    return r.status == RunStatus::exited && r.exit_code == 0;
+    if (r.status == RunStatus::exited && r.exit_code == 0) return {};
+    std::string why = r.error.empty() ? r.err : r.error;
+    while (!why.empty() && (why.back() == '\n' || why.back() == '\r')) why.pop_back();
+    return why.empty() ? "a probe ended " + std::string(to_string(r.status)) : why;
 }
 
 RunResult ProgramJail::run(const fs::path& binary, std::string_view input, const Limits& limits) const {
@@ -338,8 +329,7 @@ std::optional<RunResult> ProgramJail::run_in_session(const fs::path& binary, std
         std::lock_guard lock(sessions_mutex_);
         auto& mine = sessions_[std::this_thread::get_id()];
         if (!mine) {
-            const Fd filter(seccomp_file());
-            mine = JailSession::start(session_argv_, filter.get());
+            mine = JailSession::start(session_argv_);
             if (!mine) return std::nullopt;
         }
         session = mine.get();
@@ -366,7 +356,6 @@ RunResult ProgramJail::run_once(const fs::path& binary, std::string_view input, 
         }
     } remove{scratch};
     std::vector<std::string> argv;
-    if (uses_uid(isolation)) argv = setpriv_prefix(uid);
     fs::path working_dir;
     Fd filter;
     try {
@@ -394,9 +383,15 @@ RunResult ProgramJail::run_once(const fs::path& binary, std::string_view input, 
         failed.error = std::string("cannot prepare the program's folder: ") + e.what();
         return failed;
     }
-    // bwrap and setpriv start with a clean environment: bwrap's init stays in the jail as the
-    // program's parent, and its environment is readable there at /proc/1/environ.
-    RunResult r = run_process(argv, input, limits, working_dir, nullptr, StartOptions{true, filter.get()});
+    // bwrap starts with a clean environment: its init stays in the jail as the program's parent,
+    // and its environment is readable there at /proc/1/environ. Without bwrap the child installs
+    // the program's filter itself.
+    StartOptions start;
+    start.clean_environment = true;
+    start.descriptor_3 = filter.get();
+    start.uid = uid;
+    start.program_filter = !uses_bwrap(isolation);
+    RunResult r = run_process(argv, input, limits, working_dir, nullptr, start);
     if (uses_bwrap(isolation)) decode_bwrap_status(r, limits);
     if (uses_uid(isolation)) kill_uid(uid);
     return r;

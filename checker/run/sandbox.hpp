@@ -1,7 +1,11 @@
 // Where a student's program runs during batch grading: isolated as far as the machine allows,
-// always under resource limits, and with nothing of the grader's or other students' in view.
+// always under resource limits and the program's seccomp filter (seccomp_filter.hpp: no ptrace,
+// no namespace of its own, no keyring), in a fresh empty session keyring, never as root or as
+// the grader's uid when the grader is root, and with nothing of the grader's or other
+// students' in view.
 #pragma once
 
+#include "checker/common/text.hpp"
 #include "checker/run/jail_session.hpp"
 #include "checker/run/process.hpp"
 
@@ -26,15 +30,25 @@ enum class Isolation {
 std::string_view isolation_name(Isolation isolation);
 std::string_view describe_isolation(Isolation isolation);
 
+// Whether `isolation` is a sandbox (bubblewrap: a private view of the files, no network): the
+// two weaker ones are what a grader gets where bubblewrap cannot start.
+bool is_sandbox(Isolation isolation);
+// What grading under `isolation` means when it is no sandbox, in both languages, for every
+// output of such a run; empty for a sandbox. limits_only runs programs as the grader's own user
+// (root when the grader is root).
+Text without_sandbox(Isolation isolation);
+
 // Runs compiled programs. The strongest isolation that works here is chosen once, by running
 // /usr/bin/true under each in turn; BLOCKCHECK_GRADE_ISOLATION=<name> forces one (an error if it
 // does not work). As root, programs run as a fresh uid each (1900000000 + a hash, never a real
-// user's): RLIMIT_NPROC then applies (the kernel ignores it for root), and after the run every
-// process of that uid is killed, so nothing a program starts outlives its run even without bwrap.
-// With bubblewrap as root, each thread keeps one jail session (jail_session.hpp) and runs its
-// programs there, each with the same view, uid and limits as a jail of its own; the session
-// starts once instead of bwrap once a program. BLOCKCHECK_GRADE_SESSION=0 turns sessions off;
-// a session that fails runs that program in a jail of its own. Safe to use from several threads.
+// user's), taken by our own code in the child (no setuid tool): RLIMIT_NPROC then applies (the
+// kernel ignores it for root), and after the run every process of that uid is killed, so
+// nothing a program starts outlives its run even without bwrap. With bubblewrap as root, each
+// thread keeps one jail session (jail_session.hpp) and runs its programs there, each with the
+// same view, uid and limits as a jail of its own, and namespaces (PID, mount, IPC, network) and
+// a freshly executed first process of its own; the session starts once instead of bwrap once a
+// program. BLOCKCHECK_GRADE_SESSION=0 turns sessions off; a session that fails runs that program
+// in a jail of its own. Safe to use from several threads.
 class ProgramJail {
 public:
     // `sessions`: use jail sessions where they work (false: every program in a jail of its own).
@@ -44,6 +58,9 @@ public:
     ProgramJail& operator=(const ProgramJail&) = delete;
 
     Isolation isolation() const { return isolation_; }
+    // Why a stronger isolation (or the jail session, probed here) does not work: the first
+    // failure, as "NAME: what its probe said"; empty when the strongest works.
+    std::string weaker_because() const;
     // Whether programs run in jail sessions (probed on first use, so a jail that runs nothing
     // costs no session).
     bool sessions() const;
@@ -57,13 +74,15 @@ public:
 private:
     RunResult run_once(const std::filesystem::path& binary, std::string_view input, const Limits& limits,
                        Isolation isolation) const;
-    bool works(Isolation isolation) const;
+    // Empty when `isolation` runs /usr/bin/true here; otherwise why not.
+    std::string problem_with(Isolation isolation) const;
     std::optional<RunResult> run_in_session(const std::filesystem::path& binary, std::string_view input,
                                             const Limits& limits) const;
     void start_sessions(bool wanted);
 
     std::filesystem::path runtime_;  // private folder (0711) for program copies and scratch folders
     Isolation isolation_ = Isolation::limits_only;
+    mutable std::string weaker_because_;
     std::vector<std::string> session_argv_;  // empty: no sessions
     mutable std::once_flag sessions_probed_;
     mutable bool sessions_work_ = false;

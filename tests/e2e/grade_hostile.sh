@@ -3,7 +3,8 @@
 # misbehave (tests/hostile/*.cpp, one exercise each, the rest solved) and two hostile archives:
 # each case is contained, classified, and costs exactly its own exercise; the honest students'
 # scores do not move; nothing is written outside the jail; nobody sees anybody else's files;
-# the class files are well formed.
+# no program reads its first process's memory, uses a keyring or makes a namespace; the class
+# files are well formed.
 set -euo pipefail
 blockcheck="$1"; root="$2"
 ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
@@ -38,6 +39,8 @@ declare -A slot=(
     [garbage]="binary_garbage swiglu_ffn_2d"            [absurd]="absurd_numbers swiglu_ffn_2d"
     [hunter]="fs_hunter rms_norm_zero_row"              [escaper]="escape_writer rms_norm_shift"
     [forged]="forged_compile_fault swiglu_matched_budget" [forgedoom]="forged_out_of_memory ffn_parameter_counts"
+    [memhunter]="runner_memory ffn_parameter_counts"    [keythief]="keyring_thief max_sequence_slots"
+    [nsmaker]="namespace_maker rope_later_positions"
 )
 for id in "${!slot[@]}"; do student "$id" ${slot[$id]}; done
 
@@ -84,7 +87,7 @@ echo "  second grader: $(grep -o 'another grader.*' "$ws/second.txt")"
 
 # The outputs, exactly.
 [[ "$(ls "$out" | tr '\n' ' ')" == "gradebook.csv gradescope junit.xml report.html results summary.txt " ]] || fail "unexpected outputs: $(ls "$out")"
-[[ $(ls "$out/results" | wc -l) == 25 && $(ls "$out/gradescope" | wc -l) == 25 ]] || fail "25 results and 25 Gradescope files expected"
+[[ $(ls "$out/results" | wc -l) == 28 && $(ls "$out/gradescope" | wc -l) == 28 ]] || fail "28 results and 28 Gradescope files expected"
 
 score() { tr -d '\r' < "$out/gradebook.csv" | awk -F, -v id="$1" '$1 == id { print $NF }'; }
 # The distinct verdicts of one exercise's parts in a student's results.
@@ -104,6 +107,7 @@ declare -A expected=(
     [segv]="crashed" [aborter]="crashed" [stack]="crashed" [badcompile]="compile_error" [bomb]="compile_error"
     [garbage]="missing unparseable wrong" [absurd]="wrong unparseable too_few_digits"
     [hunter]="missing timed_out" [escaper]="missing" [forged]="compile_error" [forgedoom]="compile_error"
+    [memhunter]="missing" [keythief]="missing" [nsmaker]="missing"
 )
 for id in $(echo "${!slot[@]}" | tr ' ' '\n' | sort); do
     set -- ${slot[$id]}
@@ -166,9 +170,9 @@ echo "  hunter found: $(grep -o 'found: [^`]*\|hunt_found = [0-9]*' "$out/result
 [[ $(ps -eo stat,comm | awk 'NR > 1 && $1 !~ /^Z/ && $2 == "exercise"' | wc -l) == 0 ]] || fail "programs outlived the grading run"
 
 # The class files.
-[[ $(tr -d '\r' < "$out/gradebook.csv" | wc -l) == 27 ]] || fail "gradebook: a header and 25 rows (one id holds a newline) expected"
+[[ $(tr -d '\r' < "$out/gradebook.csv" | wc -l) == 30 ]] || fail "gradebook: a header and 28 rows (one id holds a newline) expected"
 head -1 "$out/gradebook.csv" | grep -q '^student,.*,total' || fail "gradebook header"
-grep -c "<testsuite " "$out/junit.xml" | grep -qx 25 || fail "junit: 25 testsuites expected"
+grep -c "<testsuite " "$out/junit.xml" | grep -qx 28 || fail "junit: 28 testsuites expected"
 grep -q '<error type="timed_out"' "$out/junit.xml" || fail "junit: a timeout is an error"
 grep -q '<failure type="missing"' "$out/junit.xml" || fail "junit: a missing answer is a failure"
 if command -v xmllint > /dev/null; then xmllint --noout "$out/junit.xml" || fail "junit.xml does not parse"; fi
@@ -179,4 +183,15 @@ for f in "$out"/gradescope/*.json; do
 done
 grep -q "timed_out" "$out/summary.txt" && grep -q "bad_submission" "$out/summary.txt" || fail "summary: verdict counts"
 echo "  forker: $(grep -o "forked [0-9]*" "$out/results/forker.json" || echo "no count")"
+
+# Issue 21: nothing of the runner or of earlier programs in a program's first process, no
+# keyring, no namespace of its own (the program filter applies in every isolation).
+if [[ $bwrap == 1 ]]; then
+    grep -q "maps unreadable" "$out/results/memhunter.json" || fail "memhunter read its first process's memory map"
+    ! grep -q "found " "$out/results/memhunter.json" || fail "memhunter found earlier programs' lines"
+fi
+grep -q "search krb5-ticket-of-the-TA failed: errno 38" "$out/results/keythief.json" || fail "keythief could use keyrings"
+! grep -q ") ok\|net) ok" "$out/results/nsmaker.json" || fail "nsmaker made a namespace"
+grep -q "unshare(CLONE_NEWUSER) denied: errno 1" "$out/results/nsmaker.json" || fail "nsmaker: unshare should be denied"
+echo "  memhunter: $(grep -o 'maps [a-z]*' "$out/results/memhunter.json" | head -1); keythief and nsmaker denied"
 echo "grade hostile: 1 passed, 0 failed"

@@ -11,7 +11,7 @@ namespace blockcheck::testing {
 // True when bubblewrap can run here; otherwise says in the test's output that it is skipped.
 inline bool sandbox_usable() {
     if (Sandbox::available()) return true;
-    MESSAGE("bubblewrap is not usable here; sandbox test skipped");
+    MESSAGE("skipped: bubblewrap cannot start here: a probe of `bwrap ... true` failed");
     return false;
 }
 

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "jail_testing.hpp"
 #include "sandbox_testing.hpp"
 #include "temp_dir.hpp"
 
@@ -34,7 +35,7 @@ const std::map<std::string, CompileResult>& hostile_binaries() {
     static const auto binaries = [] {
         std::map<std::string, CompileResult> compiled;
         for (const char* name : {"echo", "infinite_loop", "sleeper", "output_flood", "segfault", "abort",
-                                 "stack_overflow", "memory_hog", "fork_storm", "sandbox_probe"})
+                                 "stack_overflow", "memory_hog", "fork_storm", "sandbox_probe", "keyring_thief"})
             compiled[name];
         std::vector<std::thread> threads;
         for (auto& [name, result] : compiled)
@@ -364,4 +365,20 @@ TEST_CASE("process: a sandboxed program does not inherit the grader's environmen
     CHECK(result.status == RunStatus::exited);
     CHECK(result.out.find("HOME=" + dir.path.string()) != std::string::npos);
     CHECK(result.out.find("BLOCKCHECK_TEST_SECRET") == std::string::npos);
+}
+
+TEST_CASE("process: every process started has a fresh session keyring, never the grader's") {
+    testing::GraderKeyring grader;
+    if (!grader.usable) return;
+    const RunResult plain = run_process({hostile("keyring_thief").string()}, "steal\n", small_limits());
+    CHECK(plain.status == RunStatus::exited);
+    CHECK(plain.out.find("search krb5-ticket-of-the-TA failed: errno 126\n") != std::string::npos);  // ENOKEY
+    CHECK(plain.out.find("ticket-secret-9d2e") == std::string::npos);
+    if (!sandbox_usable()) return;
+    TempDir dir("keyring-sandbox");
+    fs::copy_file(hostile("keyring_thief"), dir.path / "thief");
+    Sandbox sandbox{dir.path, {}};
+    const RunResult jailed = run_process({(dir.path / "thief").string()}, "steal\n", small_limits(), {}, &sandbox);
+    CHECK(jailed.status == RunStatus::exited);
+    CHECK(jailed.out.find("ticket-secret-9d2e") == std::string::npos);
 }
