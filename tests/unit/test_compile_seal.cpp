@@ -31,14 +31,14 @@ CompileResult compiled(const fs::path& source, const std::string& text, const fs
 
 std::string output_of(const CompileResult& build) { return run_process({build.binary.string()}, {}, Limits{}).out; }
 
-// Copies the files of the entry `from` (binary, log, seal) over those of `to`.
+// Copies the files of the entry `from` (binary, log, seal: those it has) over those of `to`.
 void copy_entry(const fs::path& from, const fs::path& to) {
     for (const std::string suffix : {"", ".log", ".seal"}) {
         fs::path target = to;
         target += suffix;
         fs::path source = from;
         source += suffix;
-        fs::copy_file(source, target, fs::copy_options::overwrite_existing);
+        if (fs::exists(source)) fs::copy_file(source, target, fs::copy_options::overwrite_existing);
     }
 }
 
