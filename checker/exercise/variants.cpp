@@ -182,7 +182,7 @@ std::string draw_value(const std::string& kind, const Json& spec, const std::str
 }  // namespace
 
 std::uint64_t variant_seed(std::string_view student, std::string_view exercise_id) {
-    return content_hash(std::string(student) + "/" + std::string(exercise_id));
+    return leading_u64(content_hash(std::string(student) + "/" + std::string(exercise_id)));
 }
 
 InputList variant_inputs(const Exercise& exercise, std::uint64_t seed) {
@@ -192,7 +192,7 @@ InputList variant_inputs(const Exercise& exercise, std::uint64_t seed) {
         if (it == exercise.variants.end()) continue;
         const std::string where = exercise.file.filename().string() + ".variants." + name;
         if (!it->is_object() || it->size() != 1) throw InputFileError(where + ": expected one range kind");
-        Draw draw(seed ^ content_hash(name));
+        Draw draw(seed ^ leading_u64(content_hash(name)));
         try {
             value = draw_value(it->begin().key(), it->begin().value(), where, draw);
         } catch (const Json::exception& e) {

@@ -9,7 +9,8 @@
 
 namespace blockcheck {
 
-// A stable seed for one student and one exercise (FNV-1a of "student/exercise").
+// A stable seed for one student and one exercise: the first 8 bytes (big-endian) of the SHA-256
+// of "student/exercise". The inputs of a seed draw from it XOR the same of each input's name.
 std::uint64_t variant_seed(std::string_view student, std::string_view exercise_id);
 
 // The inputs of variant `seed`: each input that has a range drawn from it, the rest as in

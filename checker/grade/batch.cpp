@@ -55,14 +55,14 @@ std::string grader_binary_hash() {
     return hash;
 }
 
-std::uint64_t hash_limits(std::uint64_t h, const Limits& l) {
+Digest hash_limits(Digest h, const Limits& l) {
     return hash_field(h, fmt::format("{}|{}|{}|{}|{}|{}|{}", l.cpu_seconds, l.wall_seconds, l.memory_bytes,
                                      l.output_bytes, l.file_bytes, l.open_files, l.processes));
 }
 
 // Everything every student's result depends on, apart from their own sources.
-std::uint64_t run_fingerprint(const ExerciseSet& set, const GradeSettings& s, Isolation isolation) {
-    std::uint64_t h = content_hash("blockcheck-grade-1");
+Digest run_fingerprint(const ExerciseSet& set, const GradeSettings& s, Isolation isolation) {
+    Digest h = content_hash("blockcheck-grade-1");
     h = hash_field(h, grader_binary_hash());
     h = hash_field(h, compiler_identity("g++"));
     std::vector<fs::path> headers;
@@ -87,7 +87,7 @@ std::uint64_t run_fingerprint(const ExerciseSet& set, const GradeSettings& s, Is
 
 // The definitions alone: shards to be merged must agree on them.
 std::string exercises_fingerprint(const ExerciseSet& set) {
-    std::uint64_t h = content_hash("blockcheck-exercises-1");
+    Digest h = content_hash("blockcheck-exercises-1");
     for (const Exercise& e : set.all()) {
         h = hash_field(h, e.id);
         h = hash_field(h, read_file_if_readable(e.file).value_or("<unreadable>"));
@@ -239,7 +239,7 @@ private:
     std::vector<Job> jobs_;
     std::unique_ptr<ProgramJail> jail_;
     fs::path cache_dir_, work_dir_, results_dir_, gradescope_dir_;
-    std::uint64_t fingerprint_ = 0;
+    Digest fingerprint_{};
 
     std::mutex mutex_;
     std::condition_variable wake_;
@@ -404,7 +404,7 @@ void Batch::worker() {
 }
 
 std::string Batch::student_key(const Job& job) const {
-    std::uint64_t h = fingerprint_;
+    Digest h = fingerprint_;
     h = hash_field(h, job.submission->student);
     for (std::size_t i = 0; i < set_.all().size(); ++i) {
         h = hash_field(h, job.sources.relative[i]);
@@ -637,7 +637,7 @@ Shard parse_shard(std::string_view text) {
 }
 
 bool in_shard(std::string_view student, const Shard& shard) {
-    return content_hash(student) % shard.count == shard.index - 1;
+    return leading_u64(content_hash(student)) % shard.count == shard.index - 1;
 }
 
 // Why an entry of a submissions folder is not a submission; nullopt when it is one.

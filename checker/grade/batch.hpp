@@ -21,7 +21,7 @@ struct Shard {
 // "2/5" -> {2, 5}; throws InputFileError for anything else (K must be 1..N).
 Shard parse_shard(std::string_view text);
 
-// Stable across runs and machines: FNV-1a of the id, modulo N.
+// Stable across runs and machines: the first 8 bytes of the id's SHA-256, modulo N.
 bool in_shard(std::string_view student, const Shard& shard);
 
 // One student's submission: a folder, or a .zip / .tar.gz / .tgz / .tar archive.

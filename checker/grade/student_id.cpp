@@ -45,7 +45,7 @@ std::string student_file_stem(std::string_view id) {
     }
     if (stem.empty()) return "%";  // an empty id cannot be a folder name, but must still be a file name
     if (stem.size() <= max_student_stem_bytes) return stem;
-    return stem.substr(0, cut) + fmt::format("~{:016x}", content_hash(id));
+    return stem.substr(0, cut) + fmt::format("~{:016x}", leading_u64(content_hash(id)));
 }
 
 std::string printable_id(std::string_view id, std::size_t max_bytes) { return printable(id, max_bytes); }

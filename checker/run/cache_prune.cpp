@@ -32,11 +32,12 @@ std::uintmax_t folder_bytes(const fs::path& dir) {
     return total;
 }
 
-// "<16 hex digits>" or "<16 hex digits>.<suffix>": the key; anything else is not a key's file.
+// "<key>" or "<key>.<suffix>", the key 64 hex digits (16 in caches of earlier versions, pruned
+// like the rest): the key; anything else is not a key's file.
 std::string key_of(const std::string& name) {
     const std::string key = name.substr(0, name.find('.'));
-    const bool hex16 = key.size() == 16 && key.find_first_not_of("0123456789abcdef") == std::string::npos;
-    return hex16 ? key : std::string{};
+    const bool hex = (key.size() == 64 || key.size() == 16) && key.find_first_not_of("0123456789abcdef") == std::string::npos;
+    return hex ? key : std::string{};
 }
 
 }  // namespace

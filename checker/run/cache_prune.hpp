@@ -12,7 +12,7 @@ namespace blockcheck {
 void touch_cache_entry(const std::filesystem::path& entry);
 
 // When the cache folder holds more than `max_bytes`, removes its least recently used entries
-// (a key's binary, .log, .fail and .run-* records together; a pch-/lib- folder whole) until it
+// (a key's binary, .log, .fail, .seal and .run-* records together; a pch-/lib- folder whole) until it
 // holds at most three quarters of that. An entry used in the last hour is never removed: another
 // check or grader may be about to run it. Returns the bytes removed; errors are ignored (a cache
 // that cannot be pruned only costs disk).

@@ -47,7 +47,7 @@ bool executable(const char* path) { return ::access(path, X_OK) == 0; }
 unsigned next_uid() {
     static std::atomic<std::uint64_t> counter{0};
     const std::uint64_t n = counter++;
-    const std::uint64_t h = content_hash(std::to_string(::getpid()) + "/" + std::to_string(n));
+    const std::uint64_t h = leading_u64(content_hash(std::to_string(::getpid()) + "/" + std::to_string(n)));
     return uid_base + static_cast<unsigned>(h % uid_span);
 }
 

@@ -54,7 +54,7 @@ printf '#!/bin/sh\necho 1000\n' > "$work/fakebin/id"
 chmod +x "$work/fakebin/dpkg-query" "$work/fakebin/id"
 status=0; PATH="$work/fakebin:$PATH" "$rel/blockcheck" list > /dev/null 2> "$work/err.txt" || status=$?
 [[ $status == 1 ]] || fail "missing packages should stop the release script"
-grep -qx '  sudo apt-get install -y g++ mold cmake ninja-build libfmt-dev libboost-dev nlohmann-json3-dev libcli11-dev' \
+grep -qx '  sudo apt-get install -y g++ mold cmake ninja-build libfmt-dev libboost-dev nlohmann-json3-dev libcli11-dev libssl-dev' \
     "$work/err.txt" || fail "the release should ask for the student packages only: $(cat "$work/err.txt")"
 rm -rf "$rel/build"
 

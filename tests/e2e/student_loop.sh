@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # End to end, the student's loop on a copy of the repository: pristine templates are "not
 # done", solved programs get full marks, one wrong digit fails exactly that part, printed
-# constants pass the book's inputs but not a variant, and broken programs are classified.
+# constants pass the book's inputs but not a variant, broken programs are classified, and a cache
+# planted in the repository is rebuilt, never run.
 set -euo pipefail
 blockcheck="$1"; root="$2"
 ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
 cp -r "$root/data" "$root/chapters" "$ws/"
-export BLOCKCHECK_ROOT="$ws" LANG=C
+# XDG_CACHE_HOME: this machine's cache secret (docs/caches.md) lives in the workspace, not in ~/.cache.
+export BLOCKCHECK_ROOT="$ws" LANG=C XDG_CACHE_HOME="$ws/xdg-cache"
 source "$root/tests/e2e/lib/common.sh"
 ch25=()  # this chapter's exercise ids
 for f in "$root"/data/exercises/ch25/*.json; do [[ $(basename "$f") == chapter.json ]] || ch25+=("$(basename "$f" .json)"); done
@@ -76,4 +78,28 @@ status=0; "$blockcheck" hint rms_norm_zero_row 9 2> "$ws/err.txt" || status=$?
 [[ $status == 2 ]] || fail "hint N beyond the hints should exit 2"
 status=0; "$blockcheck" show no_such_exercise 2> "$ws/err.txt" || status=$?
 [[ $status == 2 ]] && grep -q "rms_norm_zero_row" "$ws/err.txt" || fail "an unknown id should exit 2 and list the ids"
+
+# 7. A planted cache is never believed: the solved program's entry (binary, seal, log, run
+# records), built on this machine or on another (another cache secret), copied under the key of
+# the untouched template, as `git add -f .blockcheck/cache` would commit it. `check --exit-code`
+# (GitHub Classroom's grade) must fail and the template score 0.
+id=rms_norm_zero_row; cache="$ws/.blockcheck/cache"
+binaries() { ls "$cache" | grep -E '^[0-9a-f]{16}([0-9a-f]{48})?$' | sort || true; }
+for machine in this another; do
+    rm -rf "$cache"
+    cp "$root/chapters/ch25/$id.cpp" "$ws/chapters/ch25/"
+    "$blockcheck" check "$id" > /dev/null || true
+    template_key="$(binaries)"
+    [[ $(wc -w <<< "$template_key") == 1 ]] || fail "one binary expected for the template, got: $template_key"
+    cp "$root/tests/solved/ch25/$id.cpp" "$ws/chapters/ch25/"
+    secret_home="$XDG_CACHE_HOME"; [[ $machine == another ]] && secret_home="$ws/another-machine"
+    XDG_CACHE_HOME="$secret_home" "$blockcheck" check "$id" > /dev/null || fail "the solved $id should pass"
+    solved_key="$(binaries | grep -vx "$template_key")"
+    [[ -n $solved_key ]] || fail "the solved program should have its own binary"
+    cp "$root/chapters/ch25/$id.cpp" "$ws/chapters/ch25/"
+    for f in "$cache/$solved_key"*; do cp "$f" "$cache/$template_key${f#"$cache/$solved_key"}"; done
+    status=0; "$blockcheck" check "$id" --exit-code --json > "$ws/out.json" || status=$?
+    [[ $status == 1 ]] || fail "a solved binary planted from $machine machine passed check --exit-code (exit $status)"
+    [[ $(json '.score' "$ws/out.json") == 0 ]] || fail "the template under a planted binary should score 0, not $(json '.score' "$ws/out.json")"
+done
 echo "student loop: 1 passed, 0 failed"

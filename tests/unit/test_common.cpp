@@ -42,19 +42,37 @@ TEST_CASE("files: a file that cannot be read or written is an error naming it an
                          ("cannot write " + nowhere.string() + ": No such file or directory").c_str(), FileWriteError);
 }
 
-TEST_CASE("hashing: content_hash is 64-bit FNV-1a") {
-    CHECK(content_hash("") == 0xcbf29ce484222325ull);
-    CHECK(content_hash("a") == 0xaf63dc4c8601ec8cull);
-    CHECK(content_hash("foobar") == 0x85944171f73967e8ull);
-    CHECK(content_hash("b", content_hash("a")) == content_hash("ab"));
+TEST_CASE("hashing: content_hash is SHA-256, printed as 64 lower-case hex digits") {
+    // FIPS 180-2's examples
+    CHECK(hex(content_hash("")) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    CHECK(hex(content_hash("abc")) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    CHECK(Hasher().raw("a").raw("bc").hex() == hex(content_hash("abc")));
+    CHECK(leading_u64(content_hash("abc")) == 0xba7816bf8f01cfeaull);
 }
 
-TEST_CASE("hashing: fields cannot run into each other, and hex is 16 lower-case digits") {
-    const std::uint64_t seed = content_hash("seed");
+TEST_CASE("hashing: keyed is HMAC-SHA-256") {
+    // RFC 4231, test case 2
+    CHECK(Hasher::keyed("Jefe").raw("what do ya want for nothing?").hex() ==
+          "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+    CHECK(Hasher::keyed("Jefe").field("x").hex() != Hasher::keyed("jefe").field("x").hex());
+}
+
+TEST_CASE("hashing: fields cannot run into each other, and a digest can be taken midway") {
+    CHECK(Hasher().field("ab").field("c").hex() != Hasher().field("a").field("bc").hex());
+    CHECK(Hasher().field("x").hex() == hex(content_hash("1:x")));
+    const Digest seed = content_hash("seed");
     CHECK(hash_field(hash_field(seed, "ab"), "c") != hash_field(hash_field(seed, "a"), "bc"));
-    CHECK(hash_field(seed, "x") == content_hash("x", content_hash("1:", seed)));
-    CHECK(hex(0xcbf29ce484222325ull) == "cbf29ce484222325");
-    CHECK(hex(1) == "0000000000000001");
+    CHECK(hash_field(seed, "x") == content_hash(std::string(seed.begin(), seed.end()) + "1:x"));
+    Hasher running;
+    running.field("first");
+    const std::string midway = running.hex();
+    CHECK(running.hex() == midway);  // taking a digest does not end the hash
+    CHECK(running.field("second").hex() == Hasher().field("first").field("second").hex());
+    CHECK(same_bytes("tag", "tag"));
+    CHECK_FALSE(same_bytes("tag", "tab"));
+    CHECK_FALSE(same_bytes("tag", "tags"));
+    CHECK(random_bytes(32).size() == 32);
+    CHECK(random_bytes(32) != random_bytes(32));
     CHECK(compiler_identity("no-such-compiler-blockcheck") == "no-such-compiler-blockcheck");
     CHECK(compiler_identity("g++").find("|") != std::string::npos);
 }

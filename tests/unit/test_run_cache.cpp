@@ -1,5 +1,7 @@
 // run_remembered: the student's loop runs a program again only when its binary, input or limits changed.
+#include "checker/common/files.hpp"
 #include "checker/run/compile.hpp"
+#include "checker/run/jail_protocol.hpp"
 #include "checker/run/run_cache.hpp"
 
 #include <doctest/doctest.h>
@@ -7,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "temp_dir.hpp"
 
@@ -35,6 +38,14 @@ fs::path compiled_clock(const testing::TempDir& dir) {
     const CompileResult build = compile_program(dir.path / "clock.cpp", {}, dir.path / "cache");
     REQUIRE_MESSAGE(build.ok(), build.diagnostics);
     return build.binary;
+}
+
+// The run records kept beside `binary`.
+std::vector<fs::path> records_of(const fs::path& binary) {
+    std::vector<fs::path> records;
+    for (const auto& entry : fs::directory_iterator(binary.parent_path()))
+        if (entry.path().string().starts_with(binary.string() + ".run-")) records.push_back(entry.path());
+    return records;
 }
 
 }  // namespace
@@ -77,4 +88,36 @@ TEST_CASE("run cache: a run that did not end by itself is run again") {
     const RunResult again = run_remembered(binary, "crash\n", Limits{});
     CHECK(again.status == RunStatus::signaled);
     CHECK(again.out != first.out);
+}
+
+TEST_CASE("run cache: a planted record is not believed") {
+    testing::TempDir dir("run-cache");
+    const fs::path binary = compiled_clock(dir);
+    const RunResult first = run_remembered(binary, "same\n", Limits{});
+    REQUIRE(records_of(binary).size() == 1);
+    const fs::path record = records_of(binary).front();
+    RunResult forged = first;
+    forged.out = "forged 42\n";
+    forged.exit_code = 0;
+
+    SUBCASE("a record as earlier versions wrote it") {
+        write_file_atomically(record, jail_protocol::encode(forged));
+    }
+    SUBCASE("a genuine tag over another outcome") {
+        const std::string text = read_file(record);
+        const std::size_t head = text.find('\n', text.find('\n') + 1) + 1;
+        write_file_atomically(record, text.substr(0, head) + jail_protocol::encode(forged));
+    }
+    SUBCASE("another binary's genuine record") {
+        std::ofstream(dir.path / "other.cpp") << "#include <cstdio>\nint main() { std::puts(\"forged 42\"); }\n";
+        const CompileResult other = compile_program(dir.path / "other.cpp", {}, dir.path / "cache");
+        REQUIRE(other.ok());
+        run_remembered(other.binary, "same\n", Limits{});
+        REQUIRE(records_of(other.binary).size() == 1);
+        fs::copy_file(records_of(other.binary).front(), record, fs::copy_options::overwrite_existing);
+    }
+    const RunResult again = run_remembered(binary, "same\n", Limits{});
+    CHECK(again.out.starts_with("same "));
+    CHECK(again.out != first.out);  // run again: the clock moved
+    CHECK(again.exit_code == 3);
 }

@@ -1,0 +1,96 @@
+// What the files of compile_program share (not for other callers): cache plumbing, the inputs
+// that decide an entry, and the students' header built once (compile_headers.cpp).
+#pragma once
+
+#include "checker/run/compile.hpp"
+
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace blockcheck::compile_parts {
+
+// A name no other thread or process uses at the same time.
+std::string unique_suffix();
+
+// Writes a cache file atomically; a cache that cannot be written only costs a recompile.
+void write_cache_file(const std::filesystem::path& target, std::string_view content);
+
+// An empty folder at `path`, whatever was there before (a planted folder must not add files to a build).
+void fresh_folder(const std::filesystem::path& path);
+
+// The regular files directly in include_dir, by name.
+std::vector<std::filesystem::path> header_files(const std::filesystem::path& include_dir);
+
+// The compiler or a tool ran to the end and said yes (a run stopped by a limit has exit code 0 too).
+bool succeeded(const RunResult& run);
+
+// Everything that decides a cache entry, in full, as one text: a kind, then each part as its
+// decimal length, ':' and its bytes. The entry's seal keeps this text, and its key is the
+// SHA-256 of it, so a hit compares the very bytes, never only a hash of them.
+class EntryInputs {
+public:
+    explicit EntryInputs(std::string_view kind) { add(kind); }
+    EntryInputs& add(std::string_view part);
+    // Each header file directly in include_dir: its name and its bytes.
+    EntryInputs& add_headers(const std::filesystem::path& include_dir);
+    const std::string& text() const { return text_; }
+    std::string key() const;  // 64 hex digits
+
+private:
+    std::string text_;
+};
+
+// Requests for the same key in this process wait for each other instead of compiling twice.
+class InFlight {
+public:
+    class Guard {
+    public:
+        Guard(InFlight& owner, std::string key) : owner_(owner), key_(std::move(key)) {}
+        ~Guard() { owner_.release(key_); }
+        Guard(const Guard&) = delete;
+        Guard& operator=(const Guard&) = delete;
+
+    private:
+        InFlight& owner_;
+        std::string key_;
+    };
+
+    Guard acquire(const std::string& key);
+
+private:
+    void release(const std::string& key);
+
+    std::mutex mutex_;
+    std::condition_variable released_;
+    std::set<std::string> keys_;
+};
+
+InFlight& in_flight();
+
+// What a compile of this way runs: its flags (part of the key), the header's archive to link, and
+// the linker's flags (never given to the header's precompile: a -Wl option is a link input, and
+// g++ given one links even a header).
+struct Recipe {
+    std::vector<std::string> flags;
+    std::filesystem::path archive;  // empty: the header's definitions are compiled in the program
+    std::vector<std::string> link_flags;
+};
+
+// The recipe for `way`; for fast, builds (or finds, sealed) the header's archive and its
+// precompiled interface when the source allows it.
+Recipe recipe_for(CompileWay way, std::string_view source, const std::filesystem::path& include_dir,
+                  const std::filesystem::path& cache_dir, const std::string& version, const Limits& limits);
+
+// The students' headers precompiled with `flags`: cache/pch-<key>/, sealed; empty when they cannot be built.
+std::filesystem::path precompiled_headers(const std::filesystem::path& include_dir, const std::filesystem::path& cache_dir,
+                                          const std::string& version, const std::vector<std::string>& flags,
+                                          const Limits& limits);
+
+constexpr const char* archive_name = "libblockcheck-header.a";
+
+}  // namespace blockcheck::compile_parts
