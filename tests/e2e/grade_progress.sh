@@ -16,8 +16,8 @@ subs="$ws/submissions"
 # Empty submissions: nothing to compile, so this is fast; the ids are what matters.
 mkdir -p "$subs/ada" "$subs/grace" "$subs/evil"$'\n'"line" "$subs/esc"$'\e'"[2J" "$subs/=cmd"$'\e[2J\a\xc2\x9b'"31m"
 # An archive whose only entry, a link out of the submission, is named with escapes: refused, by name.
-mkdir -p "$ws/tarred" && ln -s /etc/passwd "$ws/tarred/"$'\e[2J\e[1;31m'"x.cpp"$'\xc2\x9b'
-tar -C "$ws/tarred" -czf "$subs/tarred.tar.gz" .
+entry=$'\e[2J\e[1;31m'"x.cpp"$'\xc2\x9b'
+mkdir -p "$ws/tarred" && ln -s /etc/passwd "$ws/tarred/$entry" && tar -C "$ws/tarred" -czf "$subs/tarred.tar.gz" "$entry"
 # A raw control byte: C0 but tab, LF and CR (CRLF ends CSV lines), DEL, or C1 in UTF-8.
 controls='[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]'
 
