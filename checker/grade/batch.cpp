@@ -246,18 +246,6 @@ GradeReport Batch::report() {
 
 }  // namespace
 
-Limits grading_run_limits() {
-    Limits limits;
-    limits.cpu_seconds = 2;
-    limits.wall_seconds = 5;
-    limits.memory_bytes = std::size_t{512} << 20;
-    limits.output_bytes = std::size_t{1} << 20;
-    limits.file_bytes = std::size_t{16} << 20;
-    limits.open_files = 64;
-    limits.processes = 64;
-    return limits;
-}
-
 GradeReport grade_class(const ExerciseSet& set, const std::vector<fs::path>& dirs, GradeSettings settings,
                         const ClassHooks& hooks) {
     std::vector<Submission> all = find_submissions(dirs, &settings.ignored);
