@@ -1,6 +1,6 @@
 // `blockcheck bench`: the block's forward in double and at 50 digits side by side, how close
 // the 50-digit path is to its own floor, and what each big-number backend costs per operation.
-#include "checker/grade/batch.hpp"
+#include "checker/grade/grading_bench.hpp"
 #include "checker/block/block_case.hpp"
 #include "checker/common/cli.hpp"
 

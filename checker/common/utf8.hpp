@@ -1,6 +1,9 @@
-// UTF-8, byte by byte: where a character starts and ends, and whether the bytes are one.
+// UTF-8, through utfcpp: where a character starts and ends, and whether the bytes are one.
 #pragma once
 
+#include <utf8.h>
+
+#include <algorithm>
 #include <cstddef>
 #include <string_view>
 
@@ -9,19 +12,15 @@ namespace blockcheck {
 // The length of the UTF-8 sequence starting at s[i] (1 to 4 bytes), or 0 when the bytes there
 // are not valid UTF-8 (overlong forms, surrogates and code points above U+10FFFF included).
 inline std::size_t utf8_length(std::string_view s, std::size_t i) {
-    auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-    unsigned char b = byte(i);
-    if (b < 0x80) return 1;
-    std::size_t n = b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return 0;
-    for (std::size_t k = 1; k < n; ++k)
-        if ((byte(i + k) & 0xC0) != 0x80) return 0;
-    // Overlong forms, UTF-16 surrogates and code points above U+10FFFF.
-    if (b == 0xE0 && byte(i + 1) < 0xA0) return 0;
-    if (b == 0xED && byte(i + 1) > 0x9F) return 0;
-    if (b == 0xF0 && byte(i + 1) < 0x90) return 0;
-    if (b == 0xF4 && byte(i + 1) > 0x8F) return 0;
-    return n;
+    const char* start = s.data() + i;
+    const char* window = start + std::min<std::size_t>(4, s.size() - i);  // a character is at most 4 bytes
+    if (utf8::find_invalid(start, window) == start) return 0;
+    const char* next = start;
+    utf8::unchecked::next(next);  // the bytes there were found valid
+    return static_cast<std::size_t>(next - start);
 }
+
+// Whether all of `text` is valid UTF-8.
+inline bool is_utf8(std::string_view text) { return utf8::is_valid(text.begin(), text.end()); }
 
 }  // namespace blockcheck

@@ -294,7 +294,8 @@ std::string printable(std::string_view bytes, std::size_t max_bytes) {
     for (std::size_t i = 0; i < bytes.size();) {
         std::size_t n = utf8_length(bytes, i);
         auto b = static_cast<unsigned char>(bytes[i]);
-        bool escape = n == 0 || (n == 1 && is_control(b));
+        // C1 controls (U+0080..U+009F) too: a terminal may read U+009B as an escape sequence.
+        bool escape = n == 0 || (n == 1 && is_control(b)) || (n == 2 && b == 0xC2 && static_cast<unsigned char>(bytes[i + 1]) < 0xA0);
         std::string piece = escape ? fmt::format("\\x{:02X}", b) : std::string(bytes.substr(i, n));
         if (out.size() + piece.size() > max_bytes) return out.substr(0, fits) + "...";
         out += piece;

@@ -75,7 +75,7 @@ std::string format_value(const Value& value, int significant_digits);
 // An inputs file: every line must parse. Throws ProtocolError "<source>:<line>: ...".
 Values parse_inputs(std::string_view text, const std::string& source);
 
-// A quotable form of arbitrary bytes: valid UTF-8, control bytes escaped as \xNN,
+// A quotable form of arbitrary bytes: valid UTF-8, control bytes (C0 but tab, DEL, C1) escaped as \xNN,
 // cut at a character boundary to at most `max_bytes` (ending in "..." when cut).
 std::string printable(std::string_view bytes, std::size_t max_bytes = 200);
 

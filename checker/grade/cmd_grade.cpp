@@ -2,12 +2,13 @@
 // outputs; `--gradescope` is Gradescope's run_autograder step for one submission.
 #include "checker/grade/batch.hpp"
 #include "checker/grade/sandbox_policy.hpp"
+#include "checker/grade/merge.hpp"
 #include "checker/grade/student_id.hpp"
 #include "checker/common/cli.hpp"
 #include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
-#include "checker/platforms/gradescope.hpp"
-#include "checker/platforms/lms.hpp"
+#include "checker/grade/gradescope.hpp"
+#include "checker/grade/lms.hpp"
 
 #include <fmt/format.h>
 
@@ -186,7 +187,7 @@ void write_lms_file(const LmsRequest& request, const ExerciseSet& set, const std
     fmt::print("{} {}\n", tr(lang, "LMS import file:", "LMS 导入文件："), path.string());
     auto list = [](const std::vector<std::string>& ids) {
         std::string text;
-        for (const std::string& id : ids) text += (text.empty() ? "" : ", ") + id;
+        for (const std::string& id : ids) text += (text.empty() ? "" : ", ") + printable_id(id);
         return text;
     };
     if (!file.unmatched_submissions.empty())
@@ -201,32 +202,35 @@ void write_lms_file(const LmsRequest& request, const ExerciseSet& set, const std
                                file.roster_without_result.size(), list(file.roster_without_result)));
 }
 
+// The entries that are not submissions, then what is about to be graded.
+void print_found(const ClassFound& found, const GradeSettings& settings, Lang lang) {
+    for (const IgnoredEntry& entry : *found.ignored)
+        fmt::print(stderr, "{}\n", tr_format(lang, "blockcheck: not a submission (ignored): {file}: {reason}",
+                                              "blockcheck：不是提交（已忽略）：{file}：{reason}", fmt::arg("file", printable_id(entry.path)),
+                                              fmt::arg("reason", entry.reason.in(lang))));
+    // The shard and the variants are clauses of their own, each a whole phrase in each language.
+    const std::string shard = settings.shard ? tr_format(lang, " (shard {shard} of {all})", "（分片 {shard}，共 {all} 名）",
+                                                         fmt::arg("shard", settings.shard->text()), fmt::arg("all", found.all))
+                                             : "";
+    const std::string variants = settings.variants ? std::string(tr(lang, ", variant inputs", "，使用变体输入")) : "";
+    fmt::print("{}\n", tr_format(lang, "grading {students} students{shard} with {jobs} jobs{variants}",
+                                 "评分：{students} 名学生{shard}，并行 {jobs} 个任务{variants}", fmt::arg("students", found.chosen),
+                                 fmt::arg("shard", shard), fmt::arg("jobs", settings.jobs), fmt::arg("variants", variants)));
+    std::fflush(stdout);
+}
+
 int grade(const Context& context, const GradeOptions& o) {
     const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
     if (o.dirs.empty()) throw InputFileError("grade: give the folders of submissions (blockcheck grade DIR... --out DIR)");
     const std::optional<LmsRequest> lms = lms_request(o);
     GradeSettings settings = settings_from(context, o);
     if (!sandbox_allows(o, "grade", context.lang)) return no_sandbox_status;
-    std::vector<Submission> all = find_submissions(std::vector<fs::path>(o.dirs.begin(), o.dirs.end()), &settings.ignored);
-    for (const IgnoredEntry& entry : settings.ignored)
-        fmt::print(stderr, "{}\n", tr_format(context.lang, "blockcheck: not a submission (ignored): {file}: {reason}",
-                                              "blockcheck：不是提交（已忽略）：{file}：{reason}", fmt::arg("file", printable_id(entry.path)),
-                                              fmt::arg("reason", entry.reason.in(context.lang))));
-    std::vector<Submission> chosen;
-    for (Submission& s : all)
-        if (!settings.shard || in_shard(s.student, *settings.shard)) chosen.push_back(std::move(s));
     const Lang lang = context.lang;
-    // The shard and the variants are clauses of their own, each a whole phrase in each language.
-    const std::string shard = settings.shard ? tr_format(lang, " (shard {shard} of {all})", "（分片 {shard}，共 {all} 名）",
-                                                         fmt::arg("shard", settings.shard->text()), fmt::arg("all", all.size()))
-                                             : "";
-    const std::string variants = settings.variants ? std::string(tr(lang, ", variant inputs", "，使用变体输入")) : "";
-    fmt::print("{}\n", tr_format(lang, "grading {students} students{shard} with {jobs} jobs{variants}",
-                                 "评分：{students} 名学生{shard}，并行 {jobs} 个任务{variants}", fmt::arg("students", chosen.size()),
-                                 fmt::arg("shard", shard), fmt::arg("jobs", settings.jobs), fmt::arg("variants", variants)));
-    std::fflush(stdout);
     ProgressPrinter printer(::isatty(STDOUT_FILENO) != 0, lang);
-    const GradeReport report = grade_submissions(set, chosen, settings, [&](const GradeProgress& p) { printer(p); });
+    ClassHooks hooks;
+    hooks.found = [&](const ClassFound& found) { print_found(found, settings, lang); };
+    hooks.progress = [&](const GradeProgress& p) { printer(p); };
+    const GradeReport report = grade_class(set, std::vector<fs::path>(o.dirs.begin(), o.dirs.end()), settings, hooks);
     fmt::print("{}\n", tr_format(lang, "isolation: {how}", "隔离：{how}", fmt::arg("how", describe_isolation(report.isolation))));
     print_report(report, settings.out, lang);
     if (lms) write_lms_file(*lms, set, report.students, o, lang);
@@ -250,22 +254,6 @@ int merge(const Context& context, const GradeOptions& o) {
                                  fmt::arg("gradebook", (fs::path(o.out) / "gradebook.csv").string())));
     if (lms) write_lms_file(*lms, set, students, o, context.lang);
     return 0;
-}
-
-// The id a Gradescope submission's variants are seeded with: the first user's email, sid or id.
-std::string gradescope_student(const fs::path& metadata) {
-    if (!fs::exists(metadata)) return "submission";
-    try {
-        const nlohmann::json m = nlohmann::json::parse(read_file(metadata));
-        for (const auto& user : m.at("users"))
-            for (const char* field : {"email", "sid", "id"})
-                if (user.contains(field) && !user[field].is_null()) {
-                    std::string id = user[field].is_string() ? user[field].get<std::string>() : user[field].dump();
-                    if (!id.empty()) return id;
-                }
-    } catch (const std::exception&) {
-    }
-    return "submission";
 }
 
 // Gradescope's results.json when the autograder refused for want of a sandbox: score 0, and a
@@ -306,7 +294,7 @@ int gradescope(const Context& context, const GradeOptions& o) {
             fs::remove_all(path, ignored);
         }
     } remove{work};
-    const std::vector<Submission> one{{gradescope_student(metadata), submission, false}};
+    const std::vector<Submission> one{{gradescope_submitter(metadata), submission, false}};
     // One run on the given inputs; with --variants a second on the book's, as visible feedback.
     auto graded_with = [&](bool variants) {
         GradeOptions options = o;

@@ -5,10 +5,13 @@
 #include "checker/run/compile.hpp"
 
 #include <fmt/format.h>
+#include <pugixml.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 
 namespace blockcheck {
@@ -36,44 +39,6 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 // The verdict a part of an unreadable submission is reported under.
 std::string part_verdict(const StudentRecord& s, const PartRecord& p) {
     return s.error.empty() ? p.verdict : "bad_submission";
-}
-
-// Decodes one UTF-8 character at `i`; returns the code point (0xFFFD for an invalid sequence)
-// and advances `i` past it (one byte for an invalid sequence).
-char32_t next_code_point(std::string_view text, std::size_t& i) {
-    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-    const unsigned char lead = byte(i);
-    if (lead < 0x80) return ++i, lead;
-    int length = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 && lead < 0xE0 ? 2 : 0;
-    if (length == 0 || i + static_cast<std::size_t>(length) > text.size()) return ++i, 0xFFFD;
-    char32_t cp = lead & (0x7F >> length);
-    for (int k = 1; k < length; ++k) {
-        const unsigned char c = byte(i + static_cast<std::size_t>(k));
-        if ((c & 0xC0) != 0x80) return ++i, 0xFFFD;
-        cp = (cp << 6) | (c & 0x3F);
-    }
-    const bool overlong = (length == 3 && cp < 0x800) || (length == 4 && cp < 0x10000);
-    if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return ++i, 0xFFFD;
-    i += static_cast<std::size_t>(length);
-    return cp;
-}
-
-void append_utf8(std::string& out, char32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
 }
 
 Json part_json(const PartRecord& p) {
@@ -202,7 +167,7 @@ std::string gradebook_csv(const std::vector<const Exercise*>& exercises, const s
     for (const Exercise* e : exercises) out += "," + csv_cell(e->id);
     out += ",total\r\n";
     for (const StudentRecord& s : students) {
-        out += csv_cell(s.student);
+        out += csv_cell(printable_id(s.student));
         for (const Exercise* e : exercises) {
             auto it = std::find_if(s.exercises.begin(), s.exercises.end(), [&](auto& r) { return r.id == e->id; });
             out += ",";
@@ -216,111 +181,86 @@ std::string gradebook_csv(const std::vector<const Exercise*>& exercises, const s
 // ---------------------------------------------------------------------------------------------
 // junit.xml
 
-std::string xml_escape(std::string_view text, bool attribute) {
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size();) {
-        const char32_t cp = next_code_point(text, i);
-        switch (cp) {
-            case '&': out += "&amp;"; continue;
-            case '<': out += "&lt;"; continue;
-            case '>': out += "&gt;"; continue;
-            case '"': out += "&quot;"; continue;
-            case '\'': out += "&apos;"; continue;
-            case '\n': out += attribute ? "&#10;" : "\n"; continue;
-            case '\r': out += attribute ? "&#13;" : "&#13;"; continue;  // a raw CR would be normalised away
-            case '\t': out += attribute ? "&#9;" : "\t"; continue;
-            default: break;
-        }
-        if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || cp == 0xFFFE || cp == 0xFFFF) continue;  // not allowed, or invisible
-        append_utf8(out, cp);
-    }
+namespace {
+
+// Text a student controls as junit.xml holds it: printable_text (no control byte, valid UTF-8),
+// and U+FFFE and U+FFFF, which XML 1.0 does not allow either, escaped the same way.
+std::string junit_text(std::string_view text) {
+    std::string out = printable_text(text);
+    for (const char* nonchar : {"\xef\xbf\xbe", "\xef\xbf\xbf"})
+        for (std::size_t at = out.find(nonchar); at != std::string::npos; at = out.find(nonchar, at))
+            out.replace(at, 3, nonchar[2] == '\xbe' ? "\\xEF\\xBF\\xBE" : "\\xEF\\xBF\\xBF");
     return out;
 }
 
-std::string junit_xml(const std::vector<StudentRecord>& students) {
-    int tests = 0, failures = 0, errors = 0, skipped = 0;
-    double seconds = 0;
-    std::string suites;
-    for (const StudentRecord& s : students) {
-        int t = 0, f = 0, e = 0, k = 0;
-        std::string cases;
-        for (const ExerciseRecord& ex : s.exercises) {
-            bool first = true;
-            for (const PartRecord& p : ex.parts) {
-                ++t;
-                const std::string verdict = part_verdict(s, p);
-                cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\"", xml_escape(s.student + "." + ex.id, true),
-                                     xml_escape(p.name, true));
-                const Outcome outcome = s.error.empty() ? outcome_of(verdict) : Outcome::error;
-                const std::string message = s.error.empty() ? p.message : s.error;
-                // The compiler's or crash's note once per exercise, on its first part.
-                const std::string body = (first && !ex.note.empty() && s.error.empty()) ? message + "\n\n" + ex.note : message;
-                switch (outcome) {
-                    case Outcome::passed: cases += "/>\n"; break;
-                    case Outcome::failure:
-                    case Outcome::error: {
-                        const char* tag = outcome == Outcome::failure ? "failure" : "error";
-                        (outcome == Outcome::failure ? f : e) += 1;
-                        cases += fmt::format(">\n      <{} type=\"{}\" message=\"{}\">{}</{}>\n    </testcase>\n", tag,
-                                             xml_escape(verdict, true), xml_escape(first_line(message), true),
-                                             xml_escape(body), tag);
-                        break;
-                    }
-                    case Outcome::skipped:
-                        ++k;
-                        cases += fmt::format(">\n      <skipped message=\"{}\"/>\n    </testcase>\n",
-                                             xml_escape("grader_fault: " + first_line(message), true));
-                        break;
-                }
-                first = false;
-            }
-        }
-        double time = 0;
-        for (const ExerciseRecord& ex : s.exercises) time += ex.compile_seconds + ex.run_seconds;
-        suites += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n{}  </testsuite>\n",
-                              xml_escape(s.student, true), t, f, e, k, time, cases);
-        tests += t, failures += f, errors += e, skipped += k, seconds += time;
-    }
-    return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"blockcheck grade\" tests=\"{}\" "
-                       "failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n{}</testsuites>\n",
-                       tests, failures, errors, skipped, seconds, suites);
+void junit_attribute(pugi::xml_node node, const char* name, std::string_view value) {
+    node.append_attribute(name).set_value(junit_text(value).c_str());
 }
 
-// ---------------------------------------------------------------------------------------------
-// Gradescope
-
-Json gradescope_json(const StudentRecord& s, Lang lang) {
-    const std::string unreadable =
-        tr_format(lang, "the submission could not be read: {}", "提交的内容无法读取：{}", s.error);
-    Json tests = Json::array();
-    for (const ExerciseRecord& ex : s.exercises) {
-        bool first = true;
-        for (const PartRecord& p : ex.parts) {
-            std::string output = s.error.empty() ? p.message : unreadable;
-            if (!p.diagnosis_id.empty())
-                output += tr_format(lang, "\nLikely mistake ({}): {}", "\n可能的错误（{}）：{}", p.diagnosis_id, p.diagnosis_message);
-            if (first && !ex.note.empty() && s.error.empty() && p.verdict != "correct") output += "\n\n" + ex.note;
-            if (ex.variant && first) output += tr_format(lang, "\n(inputs of variant {})", "\n（变体 {} 的输入）", *ex.variant);
-            tests.push_back({{"name", ex.id + ": " + p.name},
-                             {"score", p.score},
-                             {"max_score", p.max_score},
-                             {"status", p.verdict == "correct" || (p.verdict == "grader_fault" && !ex.fault_repeated) ? "passed" : "failed"},
-                             {"output", output}});
-            first = false;
-        }
+// One testcase for a part: failure, error or skipped as its verdict says.
+void junit_testcase(pugi::xml_node suite, const StudentRecord& s, const ExerciseRecord& ex, const PartRecord& p, bool first,
+                  std::array<int, 4>& counts) {
+    pugi::xml_node test = suite.append_child("testcase");
+    junit_attribute(test, "classname", s.student + "." + ex.id);
+    junit_attribute(test, "name", p.name);
+    ++counts[0];
+    const std::string verdict = part_verdict(s, p);
+    const Outcome outcome = s.error.empty() ? outcome_of(verdict) : Outcome::error;
+    const std::string message = s.error.empty() ? p.message : s.error;
+    // The compiler's or crash's note once per exercise, on its first part.
+    const std::string body = (first && !ex.note.empty() && s.error.empty()) ? message + "\n\n" + ex.note : message;
+    if (outcome == Outcome::passed) return;
+    if (outcome == Outcome::skipped) {
+        ++counts[3];
+        junit_attribute(test.append_child("skipped"), "message", "grader_fault: " + first_line(message));
+        return;
     }
-    std::string output = tr_format(lang, "{}/{} points", "{}/{} 分", score_text(s.score), score_text(s.max_score));
-    if (!s.error.empty()) output += "\n" + unreadable;
-    if (s.has_repeated_grader_fault())
-        output += tr(lang, "\nThe grader failed on some parts in two runs in a row; they are not credited: ask your instructor.",
-                     "\n评分程序连续两次在部分小题上出错，这些小题不计分：请联系老师。");
-    else if (s.has_grader_fault())
-        output += tr(lang, "\nThe grader failed on some parts; they are credited to you until graded again.",
-                     "\n评分程序在部分小题上出错；重新评分之前，这些小题按得分计。");
-    for (const std::string& note : s.notes) output += "\n" + note;
-    if (s.unsandboxed) output += "\n" + no_sandbox_student_note().in(lang);
-    return {{"score", s.score}, {"output", output}, {"tests", tests}};
+    ++counts[outcome == Outcome::failure ? 1 : 2];
+    pugi::xml_node problem = test.append_child(outcome == Outcome::failure ? "failure" : "error");
+    junit_attribute(problem, "type", verdict);
+    junit_attribute(problem, "message", first_line(message));
+    problem.append_child(pugi::node_pcdata).set_value(junit_text(body).c_str());
+}
+
+// tests, failures, errors, skipped and time, in that order, after the node's name.
+void junit_counts(pugi::xml_node node, const std::array<int, 4>& counts, double seconds) {
+    const char* names[] = {"tests", "failures", "errors", "skipped"};
+    pugi::xml_attribute last = node.attribute("name");
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        last = node.insert_attribute_after(names[i], last);
+        last.set_value(counts[i]);
+    }
+    node.insert_attribute_after("time", last).set_value(fmt::format("{:.3f}", seconds).c_str());
+}
+
+}  // namespace
+
+std::string junit_xml(const std::vector<StudentRecord>& students) {
+    pugi::xml_document doc;
+    pugi::xml_node declaration = doc.append_child(pugi::node_declaration);
+    declaration.append_attribute("version").set_value("1.0");
+    declaration.append_attribute("encoding").set_value("UTF-8");
+    pugi::xml_node root = doc.append_child("testsuites");
+    root.append_attribute("name").set_value("blockcheck grade");
+    std::array<int, 4> all{};
+    double seconds = 0;
+    for (const StudentRecord& s : students) {
+        pugi::xml_node suite = root.append_child("testsuite");
+        junit_attribute(suite, "name", s.student);
+        std::array<int, 4> counts{};
+        double time = 0;
+        for (const ExerciseRecord& ex : s.exercises) {
+            time += ex.compile_seconds + ex.run_seconds;
+            for (std::size_t i = 0; i < ex.parts.size(); ++i) junit_testcase(suite, s, ex, ex.parts[i], i == 0, counts);
+        }
+        junit_counts(suite, counts, time);
+        for (std::size_t i = 0; i < all.size(); ++i) all[i] += counts[i];
+        seconds += time;
+    }
+    junit_counts(root, all, seconds);
+    std::ostringstream out;
+    doc.save(out, "  ", pugi::format_indent, pugi::encoding_utf8);
+    return out.str();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -375,10 +315,10 @@ std::string summary_text(const std::vector<const Exercise*>& exercises, const st
 
     std::string bad, faults, repeated;
     for (const StudentRecord& s : students) {
-        if (!s.error.empty()) bad += fmt::format("  {}: {}\n", printable_id(s.student), first_line(s.error));
+        if (!s.error.empty()) bad += fmt::format("  {}: {}\n", printable_id(s.student), printable_id(first_line(s.error)));
         for (const ExerciseRecord& e : s.exercises)
             if (e.has_grader_fault())
-                (e.fault_repeated ? repeated : faults) += fmt::format("  {} / {}: {}\n", printable_id(s.student), e.id, first_line(e.note));
+                (e.fault_repeated ? repeated : faults) += fmt::format("  {} / {}: {}\n", printable_id(s.student), e.id, printable_id(first_line(e.note)));
     }
     if (!bad.empty()) out += "\nsubmissions that could not be read (scored 0):\n" + bad;
     if (!faults.empty()) out += "\ngrader faults (the parts are credited; run again to grade them):\n" + faults;

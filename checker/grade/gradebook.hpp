@@ -1,6 +1,6 @@
 // A batch's results as records, their JSON (results/<student>.json, the single source of
-// truth), and what is rendered from them: gradebook.csv, junit.xml, Gradescope's results.json
-// and summary.txt. Rendering is a pure function of the records, so a merged set of shards
+// truth), and what is rendered from them: gradebook.csv, junit.xml and summary.txt (Gradescope's
+// results.json: gradescope.hpp). Rendering is a pure function of the records, so a merged set of shards
 // renders exactly as one run over the same students would.
 #pragma once
 
@@ -72,29 +72,22 @@ StudentRecord student_from_json(const nlohmann::json& json);
 std::string score_text(double score);
 
 // One row a student (sorted as given), one column an exercise of `exercises` (in that order),
-// then the total; cells written by csv_cell (RFC 4180, no formula), CRLF line ends. Parts the grader failed on are credited (as
+// then the total; cells written by csv_cell (RFC 4180, no formula) of printable_id (no control
+// byte), CRLF line ends. Parts the grader failed on are credited (as
 // grade_part and failed_exercise do); summary.txt lists them.
 std::string gradebook_csv(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students);
 
 // One testsuite a student, one testcase an answer part: failure for a wrong, missing,
 // unparseable or too-short answer, error for a compile error, crash, timeout, output flood or
-// unreadable submission, skipped for a fault of the grader.
+// unreadable submission, skipped for a fault of the grader. Written by pugixml; every text a
+// student controls goes through printable_text, so no control byte reaches the XML.
 std::string junit_xml(const std::vector<StudentRecord>& students);
 
-// Gradescope's results.json for one student: score, output, tests[] (one per answer part, with
-// name, score, max_score, status "passed"/"failed", output). A credited grader fault passes. The
-// wrapping prose is in `lang`; the parts' messages are in the language they were graded in.
-nlohmann::ordered_json gradescope_json(const StudentRecord& student, Lang lang);
 
 // The class table: per-exercise mean, full marks and a histogram, the total, verdict counts,
 // unreadable submissions, grader faults (once, and repeated) and the entries that were ignored.
 std::string summary_text(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students,
                          const std::vector<IgnoredEntry>& ignored = {});
-
-// Text made safe for XML 1.0: invalid UTF-8 becomes U+FFFD, control characters other than tab,
-// newline and carriage return are dropped, and & < > " ' are escaped; in attributes newlines,
-// tabs and carriage returns are written as character references.
-std::string xml_escape(std::string_view text, bool attribute = false);
 
 // JSON text that never throws on invalid UTF-8 (it is replaced).
 std::string dump_json(const nlohmann::ordered_json& json, int indent = 2);

@@ -1,6 +1,8 @@
 // report.html: rendered from the same records as summary.txt, as static HTML with inline SVG.
 #include "checker/grade/report_html.hpp"
 
+#include "checker/grade/student_id.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,7 +13,21 @@
 namespace blockcheck {
 namespace {
 
-std::string esc(std::string_view text) { return xml_escape(text); }
+// Text in HTML: no control byte (printable_text), and & < > " ' as entities.
+std::string esc(std::string_view text) {
+    std::string out;
+    for (char c : printable_text(text)) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&#39;"; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
 
 double exercise_score(const StudentRecord& s, const std::string& id) {
     for (const ExerciseRecord& e : s.exercises)

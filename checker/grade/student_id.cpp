@@ -14,15 +14,6 @@ namespace {
 
 constexpr std::size_t cut_stem_bytes = 80;
 
-bool valid_utf8(std::string_view text) {
-    for (std::size_t i = 0; i < text.size();) {
-        const std::size_t n = utf8_length(text, i);
-        if (n == 0) return false;
-        i += n;
-    }
-    return true;
-}
-
 // The bytes of the character at text[i] as they appear in a stem, and how many bytes it took.
 std::pair<std::string, std::size_t> stem_piece(std::string_view text, std::size_t i) {
     const std::size_t n = utf8_length(text, i);
@@ -50,9 +41,20 @@ std::string student_file_stem(std::string_view id) {
 
 std::string printable_id(std::string_view id, std::size_t max_bytes) { return printable(id, max_bytes); }
 
+std::string printable_text(std::string_view text) {
+    std::string out;
+    for (std::size_t start = 0;;) {
+        const std::size_t end = text.find('\n', start);
+        out += printable(text.substr(start, end - start), std::string_view::npos);
+        if (end == std::string_view::npos) return out;
+        out += '\n';
+        start = end + 1;
+    }
+}
+
 void put_student_id(nlohmann::ordered_json& json, std::string_view id) {
     json["student"] = std::string(id);
-    if (valid_utf8(id)) return;
+    if (is_utf8(id)) return;
     std::string hex;
     for (unsigned char b : id) hex += fmt::format("{:02x}", b);
     json["student_hex"] = hex;

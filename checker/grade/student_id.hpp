@@ -27,6 +27,12 @@ std::string student_file_stem(std::string_view id);
 // boundary to at most `max_bytes` (ending in "...") when given.
 std::string printable_id(std::string_view id, std::size_t max_bytes = std::string_view::npos);
 
+// Text of several lines that a student controls (messages, compiler notes, archive errors) as
+// every human-readable output writes it: each line as printable_id writes it, the line feeds
+// kept; so no control byte (a terminal escape, a carriage return, NUL, C1) and no invalid UTF-8
+// is left. printable_text("a\x1b[2J\nb") == "a\\x1B[2J\nb".
+std::string printable_text(std::string_view text);
+
 // The id in a results file: "student" holds the id (invalid UTF-8 replaced by U+FFFD when
 // written), and, for an id that is not valid UTF-8, "student_hex" holds its exact bytes.
 void put_student_id(nlohmann::ordered_json& json, std::string_view id);

@@ -2,11 +2,13 @@
 // variants, reuse of unchanged students, and the shard split.
 #include "checker/grade/archive.hpp"
 #include "checker/grade/batch.hpp"
+#include "checker/grade/merge.hpp"
 #include "checker/grade/student_id.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/exercise/variants.hpp"
 
 #include <doctest/doctest.h>
+#include <pugixml.hpp>
 #include <unistd.h>
 
 #include <fcntl.h>
@@ -371,7 +373,9 @@ TEST_CASE("grade: long, invalid-UTF-8, multi-line and formula ids grade like eve
         CHECK(rows[r][0].find_first_of("=+-@") != 0);
         read_back.insert(rows[r][0].starts_with("'") ? rows[r][0].substr(1) : rows[r][0]);
     }
-    CHECK(read_back == std::set<std::string>(ids.begin(), ids.end()));
+    std::set<std::string> shown;  // control bytes and invalid UTF-8 escaped, as printable_id writes them
+    for (const std::string& id : ids) shown.insert(printable_id(id));
+    CHECK(read_back == shown);
 
     // Unchanged: every one of them is reused, the invalid-UTF-8 id included.
     const GradeReport second = grade_submissions(set, submissions, settings);
@@ -398,4 +402,54 @@ TEST_CASE("grade: a second grader into the same output folder is refused while t
     CHECK_FALSE(fs::exists(out / "gradebook.csv"));
     ::close(fd);
     CHECK(student(grade_submissions(set, find_submissions({subs}), settings_for(out)), "ada").score == 5);
+}
+
+// Issue 21, hole 7: a folder id or an archive's entry name with terminal escapes (ESC [ 2 J
+// clears the screen), other C0 and C1 controls and a formula start reaches no output raw.
+TEST_CASE("grade: control bytes in an id or an archive entry's name reach no class file raw") {
+    TempDir dir("grade-controls");
+    const ExerciseSet set = ExerciseSet::load(small_root(dir.path));
+    const fs::path subs = dir.path / "submissions";
+    const std::string nasty = "=cmd\x1b[2J\x07\x01\r\x7f\xc2\x9b" "31m";  // formula, ESC [2J, BEL, SOH, CR, DEL, C1 CSI
+    write(subs / nasty / "rms_norm_zero_row.cpp", solved("rms_norm_zero_row"));
+    write(subs / "ada/rms_norm_zero_row.cpp", solved("rms_norm_zero_row"));
+    // An archive whose link entry is refused: the refusal names the entry.
+    write_archive(subs / "tar\x1b]0;owned\x07.tar.gz",
+                  {{"\x1b[2J\x1b[1;31mrms_norm_zero_row.cpp\xc2\x9b" "2J", "", "/etc/passwd", false}});
+    GradeSettings settings = settings_for(dir.path / "out");
+    const GradeReport report = grade_class(set, {subs}, settings);
+    REQUIRE(report.students.size() == 3);
+    CHECK(student(report, nasty).score == 5);
+    CHECK(report.bad_submissions == 1);
+
+    auto has_control = [](const std::string& text) {
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            const auto c = static_cast<unsigned char>(text[i]);
+            if ((c < 0x20 && c != '\n' && c != '\r' && c != '\t') || c == 0x7F) return true;
+            if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0xA0) return true;
+        }
+        return false;
+    };
+    const std::string summary = read(dir.path / "out/summary.txt");
+    CHECK_FALSE(has_control(summary));
+    CHECK(summary.find("\\x1B[2J\\x1B[1;31mrms_norm_zero_row.cpp\\xC2\\x9B2J") != std::string::npos);  // the refusal, escaped
+    const std::string gradebook = read(dir.path / "out/gradebook.csv");
+    CHECK_FALSE(has_control(gradebook));
+    CHECK_MESSAGE(gradebook.find("\r\n'=cmd\\x1B[2J\\x07\\x01\\x0D\\x7F\\xC2\\x9B31m,0,5,5\r\n") != std::string::npos,
+                  gradebook);  // escaped, and no formula
+    CHECK(gradebook.find("\r\ntar\\x1B]0;owned\\x07,0,0,0\r\n") != std::string::npos);
+    CHECK_FALSE(has_control(read(dir.path / "out/report.html")));
+    const std::string junit = read(dir.path / "out/junit.xml");
+    CHECK_FALSE(has_control(junit));
+    pugi::xml_document doc;
+    const pugi::xml_parse_result parsed = doc.load_string(junit.c_str());
+    CHECK_MESSAGE(parsed, parsed.description());
+    int parts = 0;
+    for (const StudentRecord& s : report.students)
+        for (const ExerciseRecord& e : s.exercises) parts += static_cast<int>(e.parts.size());
+    CHECK(parts > 3);
+    CHECK(doc.child("testsuites").attribute("tests").as_int() == parts);
+    std::set<std::string> suites;
+    for (pugi::xml_node suite : doc.child("testsuites").children("testsuite")) suites.insert(suite.attribute("name").value());
+    CHECK(suites.contains("=cmd\\x1B[2J\\x07\\x01\\x0D\\x7F\\xC2\\x9B31m"));
 }

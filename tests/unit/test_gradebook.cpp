@@ -1,8 +1,10 @@
 // What a batch's records render to: CSV quoting, XML that parses whatever a program printed,
 // Gradescope's fields, the JSON round trip and the summary.
 #include "checker/grade/gradebook.hpp"
+#include "checker/grade/gradescope.hpp"
 
 #include <doctest/doctest.h>
+#include <pugixml.hpp>
 
 #include <vector>
 
@@ -53,8 +55,9 @@ std::string xml_problem(const std::string& xml) {
         if (auto p = check_text(text); !p.empty()) return p;
         if (open.empty() && text.find_first_not_of(" \t\r\n") != std::string_view::npos) return "text outside the root";
         if (lt == std::string::npos) break;
-        const auto gt = xml.find('>', lt);
-        if (gt == std::string::npos) return "unterminated tag";
+        auto gt = lt;  // the tag's end: a '>' outside quotes (XML allows a raw '>' in an attribute)
+        for (bool quoted = false; ++gt < xml.size() && (quoted || xml[gt] != '>');) quoted ^= xml[gt] == '"';
+        if (gt >= xml.size()) return "unterminated tag";
         std::string tag = xml.substr(lt + 1, gt - lt - 1);
         if (tag.starts_with("/")) {
             if (open.empty() || open.back() != tag.substr(1)) return "mismatched </" + tag.substr(1) + ">";
@@ -151,15 +154,20 @@ TEST_CASE("gradebook: scores are written in their shortest form") {
     CHECK(score_text(-0.0) == "0");
 }
 
-TEST_CASE("gradebook: XML escaping strips control characters and repairs UTF-8") {
-    CHECK(xml_escape("a<b>&\"'") == "a&lt;b&gt;&amp;&quot;&apos;");
-    CHECK(xml_escape(std::string("x\x01y\x1bz\0w", 7)) == "xyzw");
-    CHECK(xml_escape("bad\xff") == "bad\xef\xbf\xbd");
-    CHECK(xml_escape("\xe4\xb8\xad") == "\xe4\xb8\xad");
-    CHECK(xml_escape("a\nb", true) == "a&#10;b");
-    CHECK(xml_escape("a\nb", false) == "a\nb");
-    CHECK(xml_problem("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a x=\"" + xml_escape(nasty, true) + "\">" +
-                      xml_escape(nasty) + "</a>\n") == "");
+TEST_CASE("gradebook: JUnit shows control bytes, invalid UTF-8 and non-characters escaped, and parses") {
+    const std::string xml = junit_xml({sample(nasty, nasty)});
+    CHECK(xml_problem(xml) == "");
+    pugi::xml_document doc;
+    const pugi::xml_parse_result parsed = doc.load_string(xml.c_str());
+    REQUIRE_MESSAGE(parsed, parsed.description());
+    const pugi::xml_node suite = doc.child("testsuites").child("testsuite");
+    const std::string name = suite.attribute("name").value();
+    CHECK(name.find("\\x01\\x02\\x1B[31m\\x7F bad\\xFF\\xFE utf8") != std::string::npos);
+    CHECK(name.find("\\xEF\\xBF\\xBF nonchar \xe4\xb8\xad ok\\x0D") != std::string::npos);
+    CHECK(name.find("line </testcase> & \"quotes\"") == 0);  // markup characters read back as written
+    const std::string body = suite.child("testcase").next_sibling().child("failure").text().get();
+    CHECK(body.find("\\x1B[31m") != std::string::npos);
+    CHECK(body.find("\nnext\\x00nul") != std::string::npos);  // line feeds kept, NUL shown
 }
 
 TEST_CASE("gradebook: the well-formedness check itself catches broken XML") {
@@ -174,8 +182,10 @@ TEST_CASE("gradebook: JUnit has a testsuite a student and a testcase a part, and
     const std::string xml = junit_xml({sample("ada", nasty), sample("b&b <x>", nasty)});
     CHECK(xml_problem(xml) == "");
     CHECK(xml.find("<testsuite name=\"ada\" tests=\"4\" failures=\"1\" errors=\"1\" skipped=\"1\"") != std::string::npos);
-    CHECK(xml.find("<testsuite name=\"b&amp;b &lt;x&gt;\"") != std::string::npos);
-    CHECK(xml.find("<testcase classname=\"ada.ex_a\" name=\"p1\"/>") != std::string::npos);
+    pugi::xml_document doc;
+    REQUIRE(doc.load_string(xml.c_str()));
+    CHECK(std::string(doc.child("testsuites").last_child().attribute("name").value()) == "b&b <x>");
+    CHECK(xml.find("<testcase classname=\"ada.ex_a\" name=\"p1\" />") != std::string::npos);
     CHECK(xml.find("<failure type=\"wrong\"") != std::string::npos);
     CHECK(xml.find("<error type=\"compile_error\"") != std::string::npos);
     CHECK(xml.find("<skipped message=\"grader_fault") != std::string::npos);

@@ -1,8 +1,8 @@
 // The LMS import files and the roster: each LMS's header and rows, roster order and the
-// unmatched ids on both sides, formula injection defused, and a strict roster reader whose
+// unmatched ids on both sides, formula injection defused, control bytes escaped, and a strict roster reader whose
 // errors name the file and line.
-#include "checker/platforms/lms.hpp"
-#include "checker/platforms/gradescope.hpp"
+#include "checker/grade/lms.hpp"
+#include "checker/grade/gradescope.hpp"
 #include "checker/common/json_exact.hpp"
 
 #include <doctest/doctest.h>
@@ -64,6 +64,17 @@ TEST_CASE("without a roster the submission id is the identifier, and a formula f
     for (const char* lead : {"=", "+", "-", "@"}) {
         const std::string csv = lms_file(Lms::canvas, {student(std::string(lead) + "1+1", 1)}, 49, "a", nullptr).csv;
         CHECK(csv.find("\r\n'" + std::string(lead) + "1+1,,,'" + lead + "1+1,,1\r\n") != std::string::npos);
+    }
+}
+
+TEST_CASE("an id's control bytes reach no LMS file raw: terminal escapes and C1 shown as \\xNN") {
+    const std::string id = "=x\x1b[2J\x07\r\xc2\x9b" "1m";
+    for (Lms lms : {Lms::canvas, Lms::moodle, Lms::blackboard}) {
+        const std::string csv = lms_file(lms, {student(id, 1)}, 49, "a", nullptr).csv;
+        CAPTURE(lms_name(lms));
+        CHECK(csv.find("'=x\\x1B[2J\\x07\\x0D\\xC2\\x9B1m") != std::string::npos);
+        CHECK(csv.find('\x1b') == std::string::npos);
+        CHECK(csv.find("\xc2\x9b") == std::string::npos);
     }
 }
 

@@ -1,5 +1,6 @@
 // Student ids as file names, JSON and printed text: one mapping, safe for any bytes.
 #include "checker/grade/student_id.hpp"
+#include "checker/common/utf8.hpp"
 
 #include <doctest/doctest.h>
 
@@ -54,6 +55,28 @@ TEST_CASE("student ids: printed with control characters and bad bytes escaped") 
     CHECK(printable_id("a\nb") == "a\\x0Ab");
     CHECK(printable_id("bad\xff") == "bad\\xFF");
     CHECK(printable_id("\x1b[2J") == "\\x1B[2J");
+}
+
+TEST_CASE("student ids: C1 controls are escaped too, and multi-line text keeps its line feeds only") {
+    CHECK(printable_id("a\xc2\x9b" "2Jb") == "a\\xC2\\x9B2Jb");  // U+009B, a terminal's CSI
+    CHECK(printable_id("\xc2\xa0nbsp") == "\xc2\xa0nbsp");       // U+00A0 is not a control
+    CHECK(printable_text("one\x1b[2J\ntwo\r\n\x07three") == "one\\x1B[2J\ntwo\\x0D\n\\x07three");
+    CHECK(printable_text("\n") == "\n");
+    CHECK(printable_text("") == "");
+}
+
+TEST_CASE("student ids: UTF-8 through utfcpp: sequence lengths, and invalid forms are 0") {
+    CHECK(utf8_length("a", 0) == 1);
+    CHECK(utf8_length("\xe4\xb8\xad", 0) == 3);
+    CHECK(utf8_length("\xf0\x9f\x98\x80x", 0) == 4);
+    CHECK(utf8_length("x\xc3\xa9", 1) == 2);
+    CHECK(utf8_length("\xc0\xaf", 0) == 0);          // overlong '/'
+    CHECK(utf8_length("\xed\xa0\x80", 0) == 0);     // a surrogate
+    CHECK(utf8_length("\xf4\x90\x80\x80", 0) == 0);  // above U+10FFFF
+    CHECK(utf8_length("\xe4\xb8", 0) == 0);          // cut short
+    CHECK(utf8_length("\x80", 0) == 0);
+    CHECK(is_utf8("\xe4\xb8\xad ok"));
+    CHECK_FALSE(is_utf8("bad\xff"));
 }
 
 TEST_CASE("student ids: the exact bytes survive the results file, invalid UTF-8 included") {

@@ -1,4 +1,6 @@
-#include "checker/platforms/lms.hpp"
+#include "checker/grade/lms.hpp"
+
+#include "checker/grade/student_id.hpp"
 
 #include "checker/common/csv.hpp"
 #include "checker/common/files.hpp"
@@ -123,16 +125,19 @@ std::string header_row(Lms lms, const std::string& assignment, double points, co
     return {};
 }
 
+// A text cell of a student's row: no control byte (printable_id), no formula (csv_cell).
+std::string text_cell(std::string_view text) { return csv_cell(printable_id(text)); }
+
 std::string student_row(Lms lms, const RosterEntry& who, double score, const Roster* roster) {
     const std::string grade = score_text(score);
     switch (lms) {
         case Lms::canvas:
-            return fmt::format("{},{},{},{},{},{}\r\n", csv_cell(who.name.empty() ? who.submission : who.name),
-                               csv_cell(who.canvas_id), csv_cell(who.sis_user_id), csv_cell(who.sis_login_id),
-                               csv_cell(who.section), grade);
+            return fmt::format("{},{},{},{},{},{}\r\n", text_cell(who.name.empty() ? who.submission : who.name),
+                               text_cell(who.canvas_id), text_cell(who.sis_user_id), text_cell(who.sis_login_id),
+                               text_cell(who.section), grade);
         case Lms::moodle:
-            return fmt::format("{},{}\r\n", csv_cell(moodle_by_email(roster) ? who.email : who.id_number), grade);
-        case Lms::blackboard: return fmt::format("{},{}\r\n", csv_cell(who.username), grade);
+            return fmt::format("{},{}\r\n", text_cell(moodle_by_email(roster) ? who.email : who.id_number), grade);
+        case Lms::blackboard: return fmt::format("{},{}\r\n", text_cell(who.username), grade);
     }
     return {};
 }

@@ -2,6 +2,8 @@
 // every program, graded twice with two jobs, cold (empty output and cache) and warm (nothing
 // changed): students per second, per-program compile and run medians, where the time went, the
 // cache hit rate, and the goals for a class of 200.
+#include "checker/grade/grading_bench.hpp"
+
 #include "checker/grade/archive.hpp"
 #include "checker/grade/batch.hpp"
 #include "checker/common/files.hpp"
@@ -320,17 +322,16 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
     settings.jobs = 2;
     settings.variants = true;
     settings.lang = lang;
-    const auto students = find_submissions({submissions});
     if (!as_json)
         fmt::print("grading {} synthetic students, each with their own text of every program they wrote, with 2 jobs and "
                    "variants: {} untouched templates, {} solved, {} mixed (with a wrong program), {} with one hostile "
                    "program; {} as .tar.gz\n",
                    n, c.templates, c.solved, c.mixed, c.hostile, c.archives);
     std::fflush(stdout);
-    const GradeReport cold = grade_submissions(set, students, settings);
+    const GradeReport cold = grade_class(set, {submissions}, settings);
     if (!as_json) print_figures("cold (empty cache)", cold);
     std::fflush(stdout);
-    const GradeReport warm = grade_submissions(set, students, settings);
+    const GradeReport warm = grade_class(set, {submissions}, settings);
     if (!as_json) print_figures("warm (unchanged) ", warm);
     bool same = cold.students.size() == warm.students.size();
     for (std::size_t i = 0; same && i < cold.students.size(); ++i) same = cold.students[i].score == warm.students[i].score;

@@ -51,8 +51,8 @@ struct LmsFile {
 
 // The import file of `lms` for these students' totals out of `points`, in a column called
 // `assignment`. With a roster: rows in roster order for the students graded; without one, the
-// submission id stands for every identifier. Every text cell goes through csv_cell (quoted,
-// and never read as a spreadsheet formula).
+// submission id stands for every identifier. Every text cell goes through printable_id (no
+// control byte) and csv_cell (quoted, and never read as a spreadsheet formula).
 LmsFile lms_file(Lms lms, const std::vector<StudentRecord>& students, double points, const std::string& assignment,
                  const Roster* roster);
 

@@ -1,0 +1,40 @@
+// Finding what to grade: the submissions in a class's folders (folders or archives, one a
+// student), and in one submission the source file of each exercise.
+#pragma once
+
+#include "checker/exercise/exercise_set.hpp"
+#include "checker/grade/gradebook.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace blockcheck {
+
+// One student's submission: a folder, or a .zip / .tar.gz / .tgz / .tar archive.
+struct Submission {
+    std::string student;          // the folder's name, or the archive's without its extension
+    std::filesystem::path path;
+    bool archive = false;
+};
+
+// Every entry of every folder in `dirs` that is a folder or an archive, sorted by student id.
+// Every other entry (hidden names such as "..zip" or "...dots", links, other files) is listed in
+// `ignored` with the reason, sorted by path. Two submissions with the same id (say ada/ and
+// ada.zip) or a folder that does not exist are an InputFileError.
+std::vector<Submission> find_submissions(const std::vector<std::filesystem::path>& dirs,
+                                         std::vector<IgnoredEntry>* ignored = nullptr);
+
+// Where each exercise's program is in one (unpacked) submission.
+struct Sources {
+    std::vector<std::filesystem::path> file;  // per exercise of the set; empty path: not found
+    std::vector<std::string> relative;        // the same, relative to the submission
+    std::vector<std::string> notes;           // links ignored, several candidates, a folder too big to search
+};
+
+// Walks `folder` without following links (hidden folders and __MACOSX skipped, at most 20000
+// entries); a regular file of an exercise's name is a candidate, and of several the best placed
+// wins: the full path chapters/ch25/x.cpp beats ch25/x.cpp beats anywhere, then shallower, then by name.
+Sources find_sources(const std::filesystem::path& folder, const ExerciseSet& set);
+
+}  // namespace blockcheck
