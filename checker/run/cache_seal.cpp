@@ -48,14 +48,23 @@ std::optional<std::string> create_secret(const fs::path& file) {
     return read_secret(file);
 }
 
-std::string seal_tag(std::string_view inputs, const std::vector<fs::path>& files, bool& readable) {
+// The file's identity: "device|inode|size|mtime|ctime" (nanoseconds), of the file itself (not a link).
+std::optional<std::string> identity(const fs::path& file) {
+    struct stat st{};
+    if (::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    return std::to_string(st.st_dev) + "|" + std::to_string(st.st_ino) + "|" + std::to_string(st.st_size) + "|" +
+           std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + "|" +
+           std::to_string(st.st_ctim.tv_sec) + "." + std::to_string(st.st_ctim.tv_nsec);
+}
+
+std::string seal_tag(std::string_view inputs, const std::vector<fs::path>& files, SealOf of, bool& readable) {
     Hasher mac = Hasher::keyed(cache_secret());
-    mac.field(seal_header).field(inputs);
+    mac.field(seal_header).field(inputs).field(of == SealOf::bytes ? "bytes" : "identity");
     readable = true;
     for (const fs::path& file : files) {
-        const auto bytes = read_file_if_readable(file);
-        readable = readable && bytes.has_value();
-        mac.field(file.filename().string()).field(bytes.value_or(""));
+        const auto content = of == SealOf::bytes ? read_file_if_readable(file) : identity(file);
+        readable = readable && content.has_value();
+        mac.field(file.filename().string()).field(content.value_or(""));
     }
     return mac.hex();
 }
@@ -80,9 +89,9 @@ const std::string& cache_secret() {
     return secret;
 }
 
-void write_seal(const fs::path& seal, std::string_view inputs, const std::vector<fs::path>& files) {
+void write_seal(const fs::path& seal, std::string_view inputs, const std::vector<fs::path>& files, SealOf of) {
     bool readable = false;
-    const std::string tag = seal_tag(inputs, files, readable);
+    const std::string tag = seal_tag(inputs, files, of, readable);
     if (!readable) return;
     try {
         write_file_atomically(seal, std::string(seal_header) + tag + "\n" + std::string(inputs));
@@ -91,14 +100,14 @@ void write_seal(const fs::path& seal, std::string_view inputs, const std::vector
     }
 }
 
-bool seal_holds(const fs::path& seal, std::string_view inputs, const std::vector<fs::path>& files) {
+bool seal_holds(const fs::path& seal, std::string_view inputs, const std::vector<fs::path>& files, SealOf of) {
     const auto text = read_file_if_readable(seal);
     constexpr std::size_t tag_digits = 64;
     const std::size_t head = seal_header.size() + tag_digits + 1;
     if (!text || text->size() < head || !text->starts_with(seal_header) || (*text)[head - 1] != '\n') return false;
     if (std::string_view(*text).substr(head) != inputs) return false;  // another source under this key
     bool readable = false;
-    const std::string tag = seal_tag(inputs, files, readable);
+    const std::string tag = seal_tag(inputs, files, of, readable);
     if (!readable) return false;
     return same_bytes(std::string_view(*text).substr(seal_header.size(), tag_digits), tag);
 }

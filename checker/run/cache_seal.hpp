@@ -23,11 +23,18 @@ std::filesystem::path cache_secret_path();
 // disk is then believed across processes (each rebuilds what it needs), never a wrong entry.
 const std::string& cache_secret();
 
-// Seals an entry: writes `seal` (atomically) with `inputs` and the HMAC of the inputs and of each
-// file's name and current bytes. An unreadable file leaves the entry unsealed (a miss next time).
-void write_seal(const std::filesystem::path& seal, std::string_view inputs, const std::vector<std::filesystem::path>& files);
+// What a seal binds of each file: its bytes, or (for files of tens of MB, such as a precompiled
+// header) its identity: device, inode, size, and mtime and ctime to the nanosecond. Any write
+// changes the ctime, which only root can set, and a replacement changes the inode.
+enum class SealOf { bytes, identity };
 
-// Whether `seal` exists, records exactly `inputs`, and vouches for each file's current bytes.
-bool seal_holds(const std::filesystem::path& seal, std::string_view inputs, const std::vector<std::filesystem::path>& files);
+// Seals an entry: writes `seal` (atomically) with `inputs` and the HMAC of the inputs and of each
+// file's name and current bytes (or identity). An unreadable file leaves the entry unsealed.
+void write_seal(const std::filesystem::path& seal, std::string_view inputs, const std::vector<std::filesystem::path>& files,
+                SealOf of = SealOf::bytes);
+
+// Whether `seal` exists, records exactly `inputs`, and vouches for each file as it is now.
+bool seal_holds(const std::filesystem::path& seal, std::string_view inputs, const std::vector<std::filesystem::path>& files,
+                SealOf of = SealOf::bytes);
 
 }  // namespace blockcheck

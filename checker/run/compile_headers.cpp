@@ -1,19 +1,17 @@
 // The students' header built once for every program: precompiled (cache/pch-<key>/), and compiled
 // into a one-object archive (cache/lib-<key>/) that CompileWay::fast links. Both folders are
-// sealed (cache_seal.hpp) and believed only while the seal holds: a folder searched with -I or
-// linked into every program must be exactly what this user's compiler made of these headers.
+// sealed (cache_seal.hpp, by the files' identity) and believed only while the seal holds: a folder
+// searched with -I or linked into every program must be exactly what this user's compiler made
+// of these headers.
 #include "checker/common/files.hpp"
 #include "checker/run/cache_prune.hpp"
 #include "checker/run/cache_seal.hpp"
 #include "checker/run/compile_parts.hpp"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <future>
-#include <map>
-#include <mutex>
 #include <optional>
 #include <regex>
 
@@ -38,51 +36,34 @@ Limits header_limits(Limits limits) {
     return limits;
 }
 
-// The files of a built folder, by name, with a signature of their stat (name, size, inode,
-// mtime); nothing when it holds anything but regular files (a link, a subfolder).
-std::optional<std::pair<std::vector<fs::path>, std::string>> folder_files(const fs::path& dir) {
+// The files of a built folder but its seal, by name; nothing when it holds anything but regular
+// files (a link, a subfolder).
+std::optional<std::vector<fs::path>> folder_files(const fs::path& dir) {
     std::vector<fs::path> files;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
-        if (!entry.is_regular_file(ec) || entry.is_symlink(ec)) return std::nullopt;
+        if (entry.is_symlink(ec) || !entry.is_regular_file(ec)) return std::nullopt;
         if (entry.path().filename() != seal_name) files.push_back(entry.path());
     }
     if (ec) return std::nullopt;
     std::sort(files.begin(), files.end());
-    std::string signature;
-    for (const fs::path& file : files) {
-        struct stat st{};
-        if (::lstat(file.c_str(), &st) != 0) return std::nullopt;
-        signature += file.filename().string() + "|" + std::to_string(st.st_size) + "|" + std::to_string(st.st_ino) + "|" +
-                     std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + "\n";
-    }
-    return std::make_pair(std::move(files), std::move(signature));
+    return files;
 }
 
-// Whether `dir` is a sealed build of `inputs`. The seal is checked once a process while the
-// folder's files stay as they were (a precompiled header is tens of MB).
+// Whether `dir` is a sealed build of `inputs`. The seal binds the files' identity: a precompiled
+// header is tens of MB, and reading it on every check would cost more than the compile it saves.
 bool sealed_folder(const fs::path& dir, const EntryInputs& inputs) {
-    static std::mutex mutex;
-    static std::map<std::string, std::string> verified;  // folder -> its files' signature when its seal held
     std::error_code ec;
-    if (!fs::is_directory(dir, ec)) return false;
+    if (!fs::is_directory(fs::symlink_status(dir, ec))) return false;
     const auto files = folder_files(dir);
-    if (!files) return false;
-    {
-        std::lock_guard lock(mutex);
-        if (auto it = verified.find(dir.string()); it != verified.end() && it->second == files->second) return true;
-    }
-    if (!seal_holds(dir / seal_name, inputs.text(), files->first)) return false;
-    std::lock_guard lock(mutex);
-    verified[dir.string()] = files->second;
-    return true;
+    return files && seal_holds(dir / seal_name, inputs.text(), *files, SealOf::identity);
 }
 
 // Seals the folder `work` built from `inputs` and moves it to `dir` (atomic: the folder appears
 // whole, or another process won); whatever stood at `dir` unsealed goes first.
 bool publish_folder(const fs::path& work, const fs::path& dir, const EntryInputs& inputs) {
     std::error_code ec;
-    if (const auto files = folder_files(work)) write_seal(work / seal_name, inputs.text(), files->first);
+    if (const auto files = folder_files(work)) write_seal(work / seal_name, inputs.text(), *files, SealOf::identity);
     if (fs::exists(fs::symlink_status(dir, ec)) && !sealed_folder(dir, inputs)) fs::remove_all(dir, ec);
     fs::rename(work, dir, ec);
     if (ec) fs::remove_all(work, ec);

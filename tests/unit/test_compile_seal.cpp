@@ -126,6 +126,14 @@ TEST_CASE("cache seal: holds for the same inputs and files only") {
     const std::string text = read_file(seal);
     write_file_atomically(seal, text.substr(0, 20) + (text[20] == '0' ? "1" : "0") + text.substr(21));  // a forged tag
     CHECK_FALSE(seal_holds(seal, "inputs", {file}));
+
+    SUBCASE("a seal of the files' identity fails when a file is rewritten, even with the same bytes") {
+        write_seal(seal, "inputs", {file}, SealOf::identity);
+        CHECK(seal_holds(seal, "inputs", {file}, SealOf::identity));
+        CHECK_FALSE(seal_holds(seal, "inputs", {file}));  // a seal says what it binds
+        write_file_atomically(file, "binary bytes");
+        CHECK_FALSE(seal_holds(seal, "inputs", {file}, SealOf::identity));
+    }
 }
 
 TEST_CASE("cache seal: the secret is this user's alone, outside the work tree") {
