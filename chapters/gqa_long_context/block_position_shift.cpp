@@ -16,9 +16,9 @@ int main() {
     Matrix w_v = input_matrix("v");
     Matrix w_o = input_matrix("o");
     std::vector<double> ffn_norm = input_vector("ffn_norm");
-    Matrix w_gate = input_matrix("gate");
-    Matrix w_up = input_matrix("up");
-    Matrix w_down = input_matrix("down");
+    Matrix w_gate = input_matrix("w_gate");
+    Matrix w_up = input_matrix("w_up");
+    Matrix w_down = input_matrix("w_down");
     [[maybe_unused]] long shift = input_integer("shift");  // the first row's new position
 
     // Reuse your block from llama_block_tiny, with the first position as a parameter.

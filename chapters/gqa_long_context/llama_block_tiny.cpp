@@ -16,9 +16,9 @@ int main() {
     Matrix w_v = input_matrix("v");                                // [C, kv_heads * head_dim]
     Matrix w_o = input_matrix("o");                                // [query_heads * head_dim, C]
     std::vector<double> ffn_norm = input_vector("ffn_norm");       // [C]
-    Matrix w_gate = input_matrix("gate");                          // [C, F]
-    Matrix w_up = input_matrix("up");                              // [C, F]
-    Matrix w_down = input_matrix("down");                          // [F, C]
+    Matrix w_gate = input_matrix("w_gate");                        // [C, F]
+    Matrix w_up = input_matrix("w_up");                            // [C, F]
+    Matrix w_down = input_matrix("w_down");                        // [F, C]
 
     // N = RMSNorm(x); Q, K, V = N W; RoPE on Q and K; causal attention; R = x + (heads) W_o;
     // M = RMSNorm(R); output = R + (SiLU(M W_gate) * M W_up) W_down.

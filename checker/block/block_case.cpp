@@ -1,5 +1,7 @@
 #include "checker/block/block_case.hpp"
 
+#include "checker/common/json_fields.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -9,13 +11,6 @@ namespace blockcheck {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-const Json& field(const Json& object, const std::string& key, const std::string& where) {
-    if (!object.is_object()) throw InputFileError(where + ": expected an object");
-    auto it = object.find(key);
-    if (it == object.end()) throw InputFileError(where + "." + key + ": missing field");
-    return *it;
-}
 
 // A whole number in [1, limit].
 std::size_t positive_integer(const Json& value, const std::string& where, std::size_t limit) {
@@ -82,12 +77,6 @@ Matrix<T> matrix_of(const Json& value, std::size_t rows, std::size_t cols, const
     return m;
 }
 
-void reject_unknown(const Json& object, const std::set<std::string>& known, const std::string& where) {
-    if (!object.is_object()) throw InputFileError(where + ": expected an object");
-    for (auto& [key, value] : object.items())
-        if (!known.count(key)) throw InputFileError(where + "." + key + ": unknown field");
-}
-
 // heads * head_dim, refused beyond max_case_width (each factor is already <= max_case_dimension,
 // so the product cannot overflow).
 std::size_t width(std::size_t heads, std::size_t head_dim, const std::string& where) {
@@ -127,7 +116,7 @@ const ScalingName& scaling_name(const Json& s, const std::string& at) {
     if (has_rope_type && has_type && s["rope_type"] != s["type"])
         throw InputFileError(at + ": \"type\" " + s["type"].dump() + " and \"rope_type\" " + s["rope_type"].dump() +
                              " disagree");
-    const Json& type = has_rope_type ? s["rope_type"] : field(s, "type", at);
+    const Json& type = has_rope_type ? s["rope_type"] : required_field(s, "type", at);
     const std::string key = at + (has_rope_type ? ".rope_type" : ".type");
     for (const ScalingName& n : scaling_names())
         if (type == n.name) return n;
@@ -185,14 +174,14 @@ RopeScaling<T> read_rope_scaling(const Json& config, std::size_t head_dim, const
     const ScalingName& name = scaling_name(s, at);
     std::set<std::string> known = name.fields;
     known.insert({"type", "rope_type"});
-    reject_unknown(s, known, at);
+    reject_unknown_fields(s, known, at);
     RopeScaling<T> r;
     r.type = name.type;
     if (r.type == RopeScalingType::none) return r;
     const bool factor_given = s.contains("factor");
-    if (r.type != RopeScalingType::longrope || factor_given) r.factor = at_least<T>(field(s, "factor", at), T(1), at + ".factor");
+    if (r.type != RopeScalingType::longrope || factor_given) r.factor = at_least<T>(required_field(s, "factor", at), T(1), at + ".factor");
     if (r.type == RopeScalingType::linear || r.type == RopeScalingType::ntk) return r;
-    if (r.type == RopeScalingType::llama3) field(s, "original_max_position_embeddings", at);
+    if (r.type == RopeScalingType::llama3) required_field(s, "original_max_position_embeddings", at);
     r.original_context = original_context(config, s, r, where, factor_given);
     if (r.type == RopeScalingType::yarn) {
         if (s.contains("beta_fast")) r.beta_fast = positive<T>(s["beta_fast"], at + ".beta_fast");
@@ -206,16 +195,16 @@ RopeScaling<T> read_rope_scaling(const Json& config, std::size_t head_dim, const
     }
     if (s.contains("attention_factor")) r.attention_factor = positive<T>(s["attention_factor"], at + ".attention_factor");
     if (r.type == RopeScalingType::longrope) {
-        r.long_factor = vector_of<T>(field(s, "long_factor", at), head_dim / 2, at + ".long_factor");
-        r.short_factor = vector_of<T>(field(s, "short_factor", at), head_dim / 2, at + ".short_factor");
+        r.long_factor = vector_of<T>(required_field(s, "long_factor", at), head_dim / 2, at + ".long_factor");
+        r.short_factor = vector_of<T>(required_field(s, "short_factor", at), head_dim / 2, at + ".short_factor");
         for (const Vector<T>* list : {&r.long_factor, &r.short_factor})
             for (const T& f : *list)
                 if (f <= 0) throw InputFileError(at + (list == &r.long_factor ? ".long_factor" : ".short_factor") +
                                                  ": every factor must be greater than 0");
     }
     if (r.type == RopeScalingType::llama3) {
-        r.low_freq_factor = positive<T>(field(s, "low_freq_factor", at), at + ".low_freq_factor");
-        r.high_freq_factor = positive<T>(field(s, "high_freq_factor", at), at + ".high_freq_factor");
+        r.low_freq_factor = positive<T>(required_field(s, "low_freq_factor", at), at + ".low_freq_factor");
+        r.high_freq_factor = positive<T>(required_field(s, "high_freq_factor", at), at + ".high_freq_factor");
         if (r.high_freq_factor <= r.low_freq_factor)
             throw InputFileError(at + ".high_freq_factor: must be greater than low_freq_factor");
     }
@@ -226,13 +215,13 @@ RopeScaling<T> read_rope_scaling(const Json& config, std::size_t head_dim, const
 // all before start_position.
 template <class T>
 KvCache<T> read_cached(const Json& cached, std::size_t kv_width, long start_position, const std::string& where) {
-    reject_unknown(cached, {"positions", "k", "v"}, where);
-    const Json& positions = field(cached, "positions", where);
+    reject_unknown_fields(cached, {"positions", "k", "v"}, where);
+    const Json& positions = required_field(cached, "positions", where);
     if (!positions.is_array() || positions.empty() || positions.size() > max_case_rows)
         throw InputFileError(fmt::format("{}.positions: expected an array of 1 to {} positions", where, max_case_rows));
     const std::size_t rows = positions.size();
-    const Matrix<T> k = matrix_of<T>(field(cached, "k", where), rows, kv_width, where + ".k");
-    const Matrix<T> v = matrix_of<T>(field(cached, "v", where), rows, kv_width, where + ".v");
+    const Matrix<T> k = matrix_of<T>(required_field(cached, "k", where), rows, kv_width, where + ".k");
+    const Matrix<T> v = matrix_of<T>(required_field(cached, "v", where), rows, kv_width, where + ".v");
     KvCache<T> cache;
     for (std::size_t j = 0; j < rows; ++j) {
         const std::string at = fmt::format("{}.positions[{}]", where, j);
@@ -251,14 +240,14 @@ KvCache<T> read_cached(const Json& cached, std::size_t kv_width, long start_posi
 
 template <class T>
 BlockConfig<T> read_block_config(const Json& json, const std::string& where) {
-    reject_unknown(json,
+    reject_unknown_fields(json,
                    {"hidden_size", "query_heads", "kv_heads", "head_dim", "ffn_hidden_size", "rms_norm_eps",
                     "rope_theta", "rope_layout", "rope_scaling", "pre_norm", "bias", "max_sequence_slots",
                     "max_position_embeddings"},
                    where);
     BlockConfig<T> c;
     auto dimension = [&](const std::string& key) {
-        return positive_integer(field(json, key, where), where + "." + key, max_case_dimension);
+        return positive_integer(required_field(json, key, where), where + "." + key, max_case_dimension);
     };
     c.hidden_size = dimension("hidden_size");
     c.query_heads = dimension("query_heads");
@@ -271,9 +260,9 @@ BlockConfig<T> read_block_config(const Json& json, const std::string& where) {
         throw InputFileError(fmt::format("{}.head_dim: {} is odd; RoPE turns coordinate pairs", where, c.head_dim));
     width(c.query_heads, c.head_dim, where + ".query_heads");
     c.ffn_hidden_size = dimension("ffn_hidden_size");
-    c.rms_norm_eps = number<T>(field(json, "rms_norm_eps", where), where + ".rms_norm_eps");
+    c.rms_norm_eps = number<T>(required_field(json, "rms_norm_eps", where), where + ".rms_norm_eps");
     if (c.rms_norm_eps < 0) throw InputFileError(where + ".rms_norm_eps: must not be negative");
-    c.rope_theta = number<T>(field(json, "rope_theta", where), where + ".rope_theta");
+    c.rope_theta = number<T>(required_field(json, "rope_theta", where), where + ".rope_theta");
     if (c.rope_theta <= 1) throw InputFileError(where + ".rope_theta: must be greater than 1");
     if (json.contains("rope_layout")) {
         const Json& layout = json["rope_layout"];
@@ -300,27 +289,27 @@ BlockConfig<T> read_block_config(const Json& json, const std::string& where) {
 template <class T>
 BlockCase<T> read_block_case(const Json& json, const std::string& source) {
     if (!json.is_object()) throw InputFileError(source + ": expected a JSON object");
-    reject_unknown(json, {"config", "weights", "start_position", "input", "cached"}, source);
+    reject_unknown_fields(json, {"config", "weights", "start_position", "input", "cached"}, source + ":");
     BlockCase<T> bc;
-    bc.config = read_block_config<T>(field(json, "config", source), source + ": config");
+    bc.config = read_block_config<T>(required_field(json, "config", source + ":"), source + ": config");
     const BlockConfig<T>& c = bc.config;
     const std::string w = source + ": weights";
-    const Json& weights = field(json, "weights", source);
-    reject_unknown(weights, {"attn_norm", "q", "k", "v", "o", "ffn_norm", "gate", "up", "down"}, w);
+    const Json& weights = required_field(json, "weights", source + ":");
+    reject_unknown_fields(weights, {"attn_norm", "q", "k", "v", "o", "ffn_norm", "gate", "up", "down"}, w);
     const std::size_t C = c.hidden_size, F = c.ffn_hidden_size;
     const std::size_t qd = width(c.query_heads, c.head_dim, source + ": config.query_heads");
     const std::size_t kvd = width(c.kv_heads, c.head_dim, source + ": config.kv_heads");
-    bc.weights.attn_norm = vector_of<T>(field(weights, "attn_norm", w), C, w + ".attn_norm");
-    bc.weights.q = matrix_of<T>(field(weights, "q", w), C, qd, w + ".q");
-    bc.weights.k = matrix_of<T>(field(weights, "k", w), C, kvd, w + ".k");
-    bc.weights.v = matrix_of<T>(field(weights, "v", w), C, kvd, w + ".v");
-    bc.weights.o = matrix_of<T>(field(weights, "o", w), qd, C, w + ".o");
-    bc.weights.ffn_norm = vector_of<T>(field(weights, "ffn_norm", w), C, w + ".ffn_norm");
-    bc.weights.gate = matrix_of<T>(field(weights, "gate", w), C, F, w + ".gate");
-    bc.weights.up = matrix_of<T>(field(weights, "up", w), C, F, w + ".up");
-    bc.weights.down = matrix_of<T>(field(weights, "down", w), F, C, w + ".down");
+    bc.weights.attn_norm = vector_of<T>(required_field(weights, "attn_norm", w), C, w + ".attn_norm");
+    bc.weights.q = matrix_of<T>(required_field(weights, "q", w), C, qd, w + ".q");
+    bc.weights.k = matrix_of<T>(required_field(weights, "k", w), C, kvd, w + ".k");
+    bc.weights.v = matrix_of<T>(required_field(weights, "v", w), C, kvd, w + ".v");
+    bc.weights.o = matrix_of<T>(required_field(weights, "o", w), qd, C, w + ".o");
+    bc.weights.ffn_norm = vector_of<T>(required_field(weights, "ffn_norm", w), C, w + ".ffn_norm");
+    bc.weights.gate = matrix_of<T>(required_field(weights, "gate", w), C, F, w + ".gate");
+    bc.weights.up = matrix_of<T>(required_field(weights, "up", w), C, F, w + ".up");
+    bc.weights.down = matrix_of<T>(required_field(weights, "down", w), F, C, w + ".down");
     if (json.contains("start_position")) bc.start_position = position(json["start_position"], source + ": start_position");
-    bc.input = matrix_of<T>(field(json, "input", source), 0, C, source + ": input");
+    bc.input = matrix_of<T>(required_field(json, "input", source + ":"), 0, C, source + ": input");
     if (json.contains("cached"))
         bc.cached = read_cached<T>(json["cached"], kvd, bc.start_position, source + ": cached");
     if (c.rms_norm_eps == 0)

@@ -1,10 +1,9 @@
 #include "checker/block/block_case_files.hpp"
 
 #include "checker/block/tensor_files.hpp"
+#include "checker/common/files.hpp"
 
 #include <fmt/format.h>
-
-#include <fstream>
 
 namespace blockcheck {
 namespace {
@@ -144,10 +143,7 @@ Json hf_rope_scaling(const Json& scaling) {
     return s;
 }
 
-void write_json_file(const std::filesystem::path& file, const Json& json) {
-    std::ofstream out(file, std::ios::trunc);
-    if (!out || !(out << json.dump(2) << "\n")) throw InputFileError(file.string() + ": cannot write the file");
-}
+void write_json_file(const std::filesystem::path& file, const Json& json) { write_named_file(file, json.dump(2) + "\n"); }
 
 }  // namespace
 

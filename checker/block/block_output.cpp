@@ -1,13 +1,12 @@
 #include "checker/block/block_output.hpp"
 
 #include "checker/block/tensor_files.hpp"
+#include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 namespace blockcheck {
 namespace {
@@ -79,11 +78,7 @@ Trace<Real50> in_reference_order(Trace<Real50> given, const Trace<Real50>& refer
 }
 
 Trace<Real50> read_json_output(const std::filesystem::path& file, const Trace<Real50>& reference) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputFileError(file.string() + ": cannot open the file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    const Json json = parse_json_exact(quote_python_nonfinite(text.str()), file.string());
+    const Json json = parse_json_exact(quote_python_nonfinite(read_file(file)), file.string());
     if (!json.is_object() || !json.contains("output"))
         throw InputFileError(file.string() + ": expected an object with an \"output\" field");
     Trace<Real50> given;

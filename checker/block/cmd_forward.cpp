@@ -2,10 +2,10 @@
 #include "checker/block/block_case_files.hpp"
 #include "checker/block/tensor_files.hpp"
 #include "checker/common/cli.hpp"
+#include "checker/common/files.hpp"
 
 #include <fmt/format.h>
-
-#include <fstream>
+#include <nlohmann/json.hpp>
 
 namespace blockcheck {
 namespace {
@@ -19,17 +19,41 @@ struct ForwardOptions {
     std::string out_dtype = "float64";
 };
 
-// One JSON array per matrix row, rows one per line: [["0.1", "0.2"], ...]
+using Json = nlohmann::ordered_json;
+
+// A matrix as JSON rows of decimal strings: the strings keep every digit the precision carries.
 template <class T>
-std::string rows_json(const Matrix<T>& m, int digits, const std::string& indent) {
-    std::string out = "[\n";
+Json rows_json(const Matrix<T>& m, int digits) {
+    Json rows = Json::array();
     for (std::size_t r = 0; r < m.rows; ++r) {
-        out += indent + "  [";
-        for (std::size_t c = 0; c < m.cols; ++c)
-            out += fmt::format("{}\"{}\"", c ? ", " : "", to_decimal(m(r, c), digits));
-        out += r + 1 < m.rows ? "],\n" : "]\n";
+        Json row = Json::array();
+        for (std::size_t c = 0; c < m.cols; ++c) row.push_back(to_decimal(m(r, c), digits));
+        rows.push_back(std::move(row));
     }
-    return out + indent + "]";
+    return rows;
+}
+
+// The layout `forward` prints (the README and the tests show it): objects one member a line and
+// a matrix one row a line, as numpy prints one, where dump(2) would give every number a line of
+// its own. nlohmann writes every name and value; only the line breaks are ours.
+
+// One row on one line: ["0.1", "0.2"].
+std::string row_text(const Json& row) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < row.size(); ++i) out += (i ? ", " : "") + row[i].dump();
+    return out + "]";
+}
+
+// An object (of matrices or objects) one member a line, or a matrix one row a line.
+std::string laid_out(const Json& value, const std::string& indent) {
+    const bool object = value.is_object();
+    std::string out = object ? "{\n" : "[\n";
+    std::size_t i = 0;
+    for (auto& [key, item] : value.items()) {
+        out += indent + "  " + (object ? Json(key).dump() + ": " + laid_out(item, indent + "  ") : row_text(item));
+        out += ++i < value.size() ? ",\n" : "\n";
+    }
+    return out + indent + (object ? "}" : "]");
 }
 
 template <class T>
@@ -56,11 +80,6 @@ void write_tensors(const ForwardOptions& options, const Matrix<T>& y, const Trac
     }
 }
 
-void write_text(const std::string& file, const std::string& text) {
-    std::ofstream out(file, std::ios::trunc);
-    if (!out || !(out << text)) throw InputFileError(file + ": cannot write the file");
-}
-
 template <class T>
 int forward_at(const ForwardOptions& options) {
     const BlockCase<T> bc = read_case_file<T>(options.case_file);
@@ -76,17 +95,14 @@ int forward_at(const ForwardOptions& options) {
         write_tensors(options, y, trace);
         return 0;
     }
-    std::string out = "{\n  \"output\": " + rows_json(y, digits, "  ");
+    Json doc = {{"output", rows_json(y, digits)}};
     if (options.trace) {
-        out += ",\n  \"trace\": {\n";
-        std::size_t i = 0;
-        for (const auto& [name, value] : trace)
-            out += fmt::format("    \"{}\": {}{}\n", name, rows_json(value, digits, "    "), ++i < trace.size() ? "," : "");
-        out += "  }";
+        doc["trace"] = Json::object();
+        for (const auto& [name, value] : trace) doc["trace"][name] = rows_json(value, digits);
     }
-    out += "\n}\n";
+    const std::string out = laid_out(doc, "") + "\n";
     if (options.out.empty()) fmt::print("{}", out);
-    else write_text(options.out, out);
+    else write_named_file(options.out, out);
     return 0;
 }
 

@@ -1,19 +1,17 @@
 #include "checker/block/tensor_files.hpp"
 
+#include "checker/block/npy_header.hpp"
+#include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
 
 #include <fmt/format.h>
 #include <xtensor/xadapt.hpp>
-#include <xtensor/xarray.hpp>
 #include <xtensor/xnpy.hpp>
 
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <limits>
-#include <regex>
-#include <sstream>
 
 namespace blockcheck {
 namespace {
@@ -27,25 +25,8 @@ std::size_t element_bytes(DType dtype) {
     return dtype == DType::float64 ? 8 : dtype == DType::float32 ? 4 : 2;
 }
 
-std::string read_bytes(const std::filesystem::path& file) {
-    std::error_code error;
-    const std::uintmax_t size = std::filesystem::file_size(file, error);
-    if (error) throw InputFileError(file.string() + ": cannot open the file");
-    if (size > max_tensor_file_bytes)
-        throw InputFileError(fmt::format("{}: {} bytes is beyond the limit of {}", file.string(), size,
-                                         max_tensor_file_bytes));
-    std::ifstream in(file, std::ios::binary);
-    std::string bytes(size, '\0');
-    if (!in.read(bytes.data(), static_cast<std::streamsize>(size)))
-        throw InputFileError(file.string() + ": cannot read the file");
-    return bytes;
-}
-
-void write_bytes(const std::filesystem::path& file, const std::string& bytes) {
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    if (!out || !out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())))
-        throw InputFileError(file.string() + ": cannot write the file");
-}
+// A tensor file's bytes, refused unread beyond max_tensor_file_bytes.
+std::string read_bytes(const std::filesystem::path& file) { return read_file(file, max_tensor_file_bytes); }
 
 // prod(shape), refused when it overflows or exceeds `limit`.
 std::size_t element_count(const std::vector<std::size_t>& shape, std::size_t limit, const std::string& where) {
@@ -130,30 +111,6 @@ std::size_t header_integer(const Json& value, const std::string& where) {
     return value.get<std::size_t>();
 }
 
-// The header dictionary of a .npy file, after checking the magic, the version and that the
-// header's length fits the file (xtensor trusts all three).  -> (header, offset of the data)
-std::pair<std::string, std::size_t> npy_header(const std::string& bytes, const std::string& name) {
-    if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) throw InputFileError(name + ": not a .npy file");
-    const int major = static_cast<unsigned char>(bytes[6]), minor = static_cast<unsigned char>(bytes[7]);
-    if (!((major == 1 || major == 2 || major == 3) && minor == 0))
-        throw InputFileError(fmt::format("{}: .npy version {}.{} is not supported", name, major, minor));
-    const std::size_t length_bytes = major == 1 ? 2 : 4;
-    if (bytes.size() < 8 + length_bytes) throw InputFileError(name + ": the .npy header is cut short");
-    const std::size_t length = major == 1 ? load_little_endian<std::uint16_t>(bytes.data() + 8)
-                                          : load_little_endian<std::uint32_t>(bytes.data() + 8);
-    const std::size_t begin = 8 + length_bytes;
-    if (length > bytes.size() - begin) throw InputFileError(name + ": the .npy header is longer than the file");
-    return {bytes.substr(begin, length), begin + length};
-}
-
-// numpy writes {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }: the form xtensor's
-// parser handles; anything else is refused before it sees it.
-bool numpy_written(std::string header) {
-    static const std::regex form(R"(\{'descr':'[<>|=][a-zA-Z][0-9]+','fortran_order':(True|False),'shape':\(([0-9]{1,12},?)*\),?\}\n)");
-    header.erase(std::remove(header.begin(), header.end(), ' '), header.end());
-    return std::regex_match(header, form);
-}
-
 }  // namespace
 
 DType dtype_named(const std::string& name) {
@@ -186,41 +143,28 @@ double round_to(double x, DType dtype) {
 Tensor read_npy(const std::filesystem::path& file) {
     const std::string bytes = read_bytes(file);
     const std::string name = file.string();
-    const auto [header, data_at] = npy_header(bytes, name);
-    if (!numpy_written(header)) throw InputFileError(name + ": the .npy header is not in numpy's form");
-    std::string descr;
-    bool fortran = false;
-    std::vector<std::size_t> shape;
-    try {
-        xt::detail::parse_header(header, descr, &fortran, shape);
-    } catch (const std::exception& e) {
-        throw InputFileError(name + ": the .npy header does not parse (" + e.what() + ")");
-    }
+    const NpyHeader header = read_npy_header(bytes, name);
     Tensor t;
-    if (descr == "<f8") t.dtype = DType::float64;
-    else if (descr == "<f4") t.dtype = DType::float32;
-    else if (descr == "<f2") t.dtype = DType::float16;
+    if (header.descr == "<f8") t.dtype = DType::float64;
+    else if (header.descr == "<f4") t.dtype = DType::float32;
+    else if (header.descr == "<f2") t.dtype = DType::float16;
     else
-        throw InputFileError(name + ": dtype '" + descr +
+        throw InputFileError(name + ": dtype '" + header.descr +
                              "' is not supported; save float64, float32 or float16 (little-endian), or bfloat16 as "
                              ".safetensors");
-    const std::size_t width = element_bytes(t.dtype), available = bytes.size() - data_at;
-    const std::size_t n = element_count(shape, available / width, name);
+    const std::size_t width = element_bytes(t.dtype), available = bytes.size() - header.data_offset;
+    const std::size_t n = element_count(header.shape, available / width, name);
     if (n * width != available)
         throw InputFileError(fmt::format("{}: the header's shape needs {} bytes of data, the file holds {}", name,
                                          n * width, available));
-    t.shape = shape;
-    std::istringstream in(bytes);
-    auto npy = xt::detail::load_npy_file(in);
-    auto copy = [&t](auto&& array) {
-        const xt::xarray<double> row_major = xt::cast<double>(array);  // C order whatever the file's
-        t.values.assign(row_major.begin(), row_major.end());
-    };
-    if (t.dtype == DType::float64) copy(std::move(npy).cast<double>());
-    else if (t.dtype == DType::float32) copy(std::move(npy).cast<float>());
-    else {
-        const xt::xarray<std::uint16_t> halves = std::move(npy).cast<std::uint16_t>(false);
-        for (std::uint16_t h : halves) t.values.push_back(half_to_double(h));
+    t.shape = header.shape;
+    t.values.resize(n);
+    const char* data = bytes.data() + header.data_offset;
+    if (!header.fortran_order) {
+        for (std::size_t k = 0; k < n; ++k) t.values[k] = load_element(data + k * width, t.dtype);
+    } else {
+        const std::vector<std::size_t> position = fortran_to_row_major(header.shape);  // C order whatever the file's
+        for (std::size_t k = 0; k < n; ++k) t.values[position[k]] = load_element(data + k * width, t.dtype);
     }
     return t;
 }
@@ -236,7 +180,7 @@ void write_npy(const std::filesystem::path& file, const Tensor& tensor) {
         throw InputFileError(file.string() + ": .npy is written as float64 or float32 (numpy has no bfloat16); use "
                                              ".safetensors");
     }
-    write_bytes(file, bytes);
+    write_named_file(file, bytes);
 }
 
 NamedTensors read_safetensors(const std::filesystem::path& file) {
@@ -302,7 +246,7 @@ void write_safetensors(const std::filesystem::path& file, const NamedTensors& te
     std::string bytes(8, '\0');
     const std::uint64_t size = text.size();
     std::memcpy(bytes.data(), &size, 8);
-    write_bytes(file, bytes + text + data);
+    write_named_file(file, bytes + text + data);
 }
 
 }  // namespace blockcheck

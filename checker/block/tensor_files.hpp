@@ -25,7 +25,7 @@ struct Tensor {
 
 using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
 
-// Reads one .npy array ('<f8', '<f4' or '<f2', C or Fortran order, read with xtensor).
+// Reads one .npy array ('<f8', '<f4' or '<f2', C or Fortran order; the header by npy_header.hpp's reader).
 // A bad file is an InputFileError naming it; nothing is allocated before the header's size
 // agrees with the file's.
 Tensor read_npy(const std::filesystem::path& file);

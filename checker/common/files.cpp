@@ -1,9 +1,13 @@
 #include "checker/common/files.hpp"
 
+#include "checker/common/fd.hpp"
+
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cerrno>
 #include <cstring>
 
@@ -30,16 +34,23 @@ int read_all(int fd, std::string& out) {
     }
 }
 
-// Reads the file; on failure returns nothing and sets `error` to the errno.
-std::optional<std::string> read_whole(const fs::path& file, int& error) {
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
+// Reads the file; on failure returns nothing and sets `error` to the errno. A file larger than
+// `max_bytes` is not read: `size` tells its size and `error` stays 0.
+std::optional<std::string> read_whole(const fs::path& file, int& error, std::uintmax_t max_bytes = UINTMAX_MAX,
+                                      std::uintmax_t* size = nullptr) {
+    const Fd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd) {
         error = errno;
         return std::nullopt;
     }
+    struct stat info {};
+    if (max_bytes != UINTMAX_MAX && ::fstat(fd.get(), &info) == 0 &&
+        static_cast<std::uintmax_t>(info.st_size) > max_bytes) {
+        if (size) *size = static_cast<std::uintmax_t>(info.st_size);
+        return std::nullopt;
+    }
     std::string text;
-    error = read_all(fd, text);
-    ::close(fd);
+    error = read_all(fd.get(), text);
     if (error) return std::nullopt;
     return text;
 }
@@ -82,6 +93,25 @@ std::string read_file(const fs::path& file) {
     std::optional<std::string> text = read_whole(file, error);
     if (!text) throw InputFileError(file.string() + ": cannot read (" + reason(error) + ")");
     return std::move(*text);
+}
+
+std::string read_file(const fs::path& file, std::uintmax_t max_bytes) {
+    int error = 0;
+    std::uintmax_t size = 0;
+    std::optional<std::string> text = read_whole(file, error, max_bytes, &size);
+    if (text) return std::move(*text);
+    if (!error)
+        throw InputFileError(file.string() + ": " + std::to_string(size) + " bytes is beyond the limit of " +
+                             std::to_string(max_bytes));
+    throw InputFileError(file.string() + ": cannot read (" + reason(error) + ")");
+}
+
+void write_named_file(const fs::path& file, std::string_view content) {
+    try {
+        write_file_atomically(file, content);
+    } catch (const FileWriteError& e) {
+        throw InputFileError(e.what());
+    }
 }
 
 void write_file_atomically(const fs::path& file, std::string_view content) {

@@ -91,14 +91,7 @@ bool within_tolerance(const AnswerSpec& spec, const Reading& given, const Value&
 // A part whose line could not be read: verdict unparseable, message naming the line and text.
 PartResult unparseable_part(const AnswerSpec& spec, const ProtocolIssue& issue);
 
-// Digits after the decimal point minus the exponent: "8.48528e-1" -> 6, "1152" -> 0, "1.5e3" -> -2.
-// Exponents are clamped so that absurd ones cannot overflow.
-int decimals(std::string_view text);
-
-// Significant digits of a decimal, leading zeros not counted: "0.00120" -> 3.
-int significant(std::string_view text);
-
-// True when a decimal's text is exactly a whole number: "1152.0" and "1.152e3" are, "1152.5" is not.
-bool is_whole_text(std::string_view text);
+// How many digits a number was written with (decimals, significant, whole) is decimal.hpp's
+// DecimalAnatomy, found by the protocol's one scan of the text.
 
 }  // namespace blockcheck

@@ -129,9 +129,12 @@ static std::size_t edit_distance(std::string_view a, std::string_view b) {
 std::optional<std::string> closest_name(std::string_view name, const std::vector<std::string>& names) {
     std::optional<std::string> best;
     std::size_t best_distance = std::max<std::size_t>(2, name.size() / 3) + 1;
+    bool best_contains = false;  // at the same distance, a name holding the misspelt one wins: up -> w_up, not q
     for (const std::string& candidate : names) {
         const std::size_t d = edit_distance(name, candidate);
-        if (d < best_distance) best = candidate, best_distance = d;
+        const bool contains = candidate.find(name) != std::string::npos;
+        if (d < best_distance || (best && d == best_distance && contains && !best_contains))
+            best = candidate, best_distance = d, best_contains = contains;
     }
     return best;
 }
@@ -204,11 +207,26 @@ static std::string header_input_error(const RunResult& run) {
     return line.find("input") == std::string::npos ? std::string{} : printable(line, 400);
 }
 
+// The header's "has no input 'NAME'" message with the input NAME most likely meant (an input
+// renamed since the program was written: gate -> w_gate); the message as it was otherwise.
+static std::string with_input_suggestion(std::string message, const InputList& inputs) {
+    constexpr std::string_view marker = "has no input '";
+    const std::size_t at = message.find(marker);
+    const std::size_t begin = at == std::string::npos ? at : at + marker.size();
+    const std::size_t end = begin == std::string::npos ? begin : message.find('\'', begin);
+    if (end == std::string::npos) return message;
+    std::vector<std::string> names;
+    for (const auto& [name, value] : inputs) names.push_back(name);
+    if (auto near = closest_name(message.substr(begin, end - begin), names))
+        message += fmt::format("; did you mean `{}`?", *near);
+    return message;
+}
+
 ExerciseResult grade_run(const Exercise& exercise, const InputList& inputs, const RunResult& run, const Limits& limits,
                          const AnswerCompareOptions& options) {
     if (run.status == RunStatus::exited && run.exit_code == 0) return grade_output(exercise, inputs, run.out, options);
     const Verdict end = verdict_of_end(run.status);
-    const std::string input_error = header_input_error(run);
+    const std::string input_error = with_input_suggestion(header_input_error(run), inputs);
     const bool partial = run.status == RunStatus::exited || run.status == RunStatus::signaled ||
                          run.status == RunStatus::timed_out;
     ExerciseResult r = partial ? grade_output(exercise, inputs, run.out, options) : ExerciseResult{};

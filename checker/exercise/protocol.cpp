@@ -64,8 +64,6 @@ bool is_word(std::string_view s) {
                        [](char c) { return is_ascii_letter(c) || is_ascii_digit(c) || c == '_' || c == '-'; });
 }
 
-bool is_number_text(std::string_view s) { return is_decimal(s) || is_non_finite_text(s); }
-
 std::string quote(std::string_view token) { return printable(token, token_quote_limit); }
 
 [[noreturn]] void fail(std::string en, std::string zh) { throw ProtocolError(Text{std::move(en), std::move(zh)}); }
@@ -105,10 +103,11 @@ NumberText read_element(Cursor& cur, const Text& where) {
     std::string_view token = cur.s.substr(start, cur.pos - start);
     if (token.empty())
         fail(fmt::format("{} is empty", where.en), fmt::format("{} 是空的", where.zh));
-    if (!is_number_text(token))
+    std::optional<NumberText> number = read_number_text(token);
+    if (!number)
         fail(fmt::format("{}: '{}' is not a number", where.en, quote(token)),
              fmt::format("{}：'{}' 不是数", where.zh, quote(token)));
-    return NumberText{std::string(token)};
+    return std::move(*number);
 }
 
 // After an element or row: true when another follows (','), false at the closing ']'.
@@ -315,7 +314,7 @@ Reading parse_reading(std::string_view value_text) {
     std::string_view text = trim(value_text);
     if (text.empty()) fail("the value is empty", "值是空的");
     if (text.front() == '[') return read_bracketed(text);
-    if (is_number_text(text)) return NumberText{std::string(text)};
+    if (std::optional<NumberText> number = read_number_text(text)) return std::move(*number);
     std::string word = lower(text);
     if (word == "true" || word == "false") return word == "true";
     if (word == "undefined") return Undefined{};
@@ -323,13 +322,17 @@ Reading parse_reading(std::string_view value_text) {
     fail_unknown(text);
 }
 
+std::optional<NumberText> read_number_text(std::string_view token) {
+    if (std::optional<DecimalAnatomy> decimal = scan_decimal(token)) return NumberText{std::string(token), decimal};
+    if (is_non_finite_text(token)) return NumberText{std::string(token), std::nullopt};
+    return std::nullopt;
+}
+
 Real number_value(const NumberText& number) {
-    if (is_non_finite_text(number.text))
+    if (!number.finite())
         fail(fmt::format("'{}' is not a finite number", quote(number.text)),
              fmt::format("'{}' 不是有限的数", quote(number.text)));
-    if (!is_decimal(number.text))
-        fail(fmt::format("'{}' is not a number", quote(number.text)), fmt::format("'{}' 不是数", quote(number.text)));
-    Real x = parse_real<Real>(number.text);
+    Real x = decimal_value<Real>(number.text);
     using boost::multiprecision::isfinite;
     if (!isfinite(x))
         fail(fmt::format("'{}' is beyond the range of numbers", quote(number.text)),

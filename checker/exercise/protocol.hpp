@@ -6,6 +6,7 @@
 #include "checker/common/value.hpp"
 
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -14,9 +15,14 @@
 
 namespace blockcheck {
 
-// A number exactly as written: a decimal, or nan/inf in any case with an optional sign.
+// A number exactly as written: a decimal, or nan/inf in any case with an optional sign. The
+// protocol scans its text once, when it reads the line (read_number_text); `decimal` keeps what
+// that scan found, so grading converts it and counts its digits without reading the text again.
 struct NumberText {
     std::string text;
+    std::optional<DecimalAnatomy> decimal;  // nullopt for nan, inf and infinity
+
+    bool finite() const { return decimal.has_value(); }
 };
 
 // One value as read, before conversion: number, vector, matrix, boolean, undefined or a word.
@@ -62,8 +68,11 @@ Reading parse_reading(std::string_view value_text);
 // True for nan, inf and infinity texts (any case, optional sign).
 bool is_non_finite_text(std::string_view text);
 
-// The exact value of a decimal at the reference precision; throws ProtocolError for
-// nan, inf and decimals beyond the representable range.
+// The token as a number: a decimal or a non-finite word; nullopt for anything else.
+std::optional<NumberText> read_number_text(std::string_view token);
+
+// The exact value of a decimal at the reference precision, from the text its scan accepted;
+// throws ProtocolError for nan, inf and decimals beyond the representable range.
 Real number_value(const NumberText& number);
 
 // A reading as a value; throws ProtocolError for non-finite numbers.

@@ -54,9 +54,9 @@ inline TinyBlock read_tiny_block(const Inputs& in) {
     w.v = in.matrix("v");
     w.o = in.matrix("o");
     w.ffn_norm = in.vector("ffn_norm");
-    w.gate = in.matrix("gate");
-    w.up = in.matrix("up");
-    w.down = in.matrix("down");
+    w.gate = in.matrix("w_gate");
+    w.up = in.matrix("w_up");
+    w.down = in.matrix("w_down");
     c.ffn_hidden_size = w.gate.cols;
     if (in.mistake("gain_omitted"))  // RMSNorm without its gains g
         w.attn_norm = w.ffn_norm = Vector<Real>(w.attn_norm.size(), Real(1));
@@ -69,8 +69,8 @@ inline TinyBlock read_tiny_block(const Inputs& in) {
     detail::expect_shape(w.k, C, c.kv_heads * c.head_dim, "k");
     detail::expect_shape(w.v, C, c.kv_heads * c.head_dim, "v");
     detail::expect_shape(w.o, c.query_heads * c.head_dim, C, "o");
-    detail::expect_shape(w.up, C, F, "up");
-    detail::expect_shape(w.down, F, C, "down");
+    detail::expect_shape(w.up, C, F, "w_up");
+    detail::expect_shape(w.down, F, C, "w_down");
     return b;
 }
 

@@ -10,6 +10,24 @@ source "$root/tests/e2e/lib/common.sh"
 [[ $(json '.output | length' "$tmp/f50.json") == 4 ]] || fail "forward should print 4 output rows"
 [[ $(json '.output[0][0]' "$tmp/f50.json") == -2.068955273844271706* ]] || fail "forward's first value changed"
 
+# The layout the README shows: one member a line, one matrix row a line, decimal strings.
+"$blockcheck" forward "$case_file" --digits 12 > "$tmp/f12.json"
+[[ $(head -c 200 "$tmp/f12.json") == $'{\n  "output": [\n    ["-2.06895527384", "0.243718686698", "2.55825762459", '* ]] ||
+    fail "forward's layout changed: $(head -c 120 "$tmp/f12.json")"
+[[ $(tail -n 2 "$tmp/f12.json") == $'  ]\n}' ]] || fail "forward's closing lines changed"
+"$blockcheck" forward "$case_file" --trace --digits 6 > "$tmp/trace.json"
+grep -q '^  "trace": {$' "$tmp/trace.json" || fail "the trace should open on a line of its own"
+grep -q '^    "N": \[$' "$tmp/trace.json" || fail "each stage should open on a line of its own"
+grep -q '^      \["[-0-9.e]*", "[-0-9.e]*", ' "$tmp/trace.json" || fail "each row should sit on one line"
+[[ $(json '.trace.output' "$tmp/trace.json") == "$(json '.output' "$tmp/trace.json")" ]] ||
+    fail "the trace's output should be the output"
+
+# A --out file that cannot be written: exit 2 naming it, nothing left behind.
+status=0; "$blockcheck" forward "$case_file" --out "$tmp/no-such-folder/y.json" 2> "$tmp/err.txt" || status=$?
+[[ $status == 2 ]] || fail "an unwritable --out should exit 2, got $status"
+grep -q "cannot write $tmp/no-such-folder/y.json: No such file or directory" "$tmp/err.txt" ||
+    fail "the message should name the --out file: $(cat "$tmp/err.txt")"
+
 "$blockcheck" forward "$case_file" --precision double > "$tmp/fd.json"
 "$blockcheck" compare "$case_file" "$tmp/fd.json" > "$tmp/cmp.txt" || fail "double output should be within tolerance"
 grep -q "within" "$tmp/cmp.txt" || fail "compare should say within"

@@ -72,31 +72,37 @@ Vector<Real> silu_values() {
 }  // namespace
 
 TEST_CASE("decimals counts digits after the point minus the exponent") {
-    CHECK(decimals("8.48528e-1") == 6);
-    CHECK(decimals("0.848528") == 6);
-    CHECK(decimals("1152") == 0);
-    CHECK(decimals("1.5e3") == -2);
-    CHECK(decimals("-0.5E+1") == 0);
-    CHECK(decimals("1e-999999999999999") == 1'000'000'000);  // clamped, no overflow
+    CHECK(scan_decimal("8.48528e-1")->decimals() == 6);
+    CHECK(scan_decimal("0.848528")->decimals() == 6);
+    CHECK(scan_decimal("1152")->decimals() == 0);
+    CHECK(scan_decimal("1.5e3")->decimals() == -2);
+    CHECK(scan_decimal("-0.5E+1")->decimals() == 0);
+    CHECK(scan_decimal("1e-999999999999999")->decimals() == 1'000'000'000);  // clamped, no overflow
 }
 
 TEST_CASE("significant counts digits from the first nonzero one") {
-    CHECK(significant("0.848528") == 6);
-    CHECK(significant("0.00120") == 3);
-    CHECK(significant("1152.0") == 5);
-    CHECK(significant("-8.48528e-1") == 6);
-    CHECK(significant("0.000") == 0);
+    CHECK(scan_decimal("0.848528")->significant() == 6);
+    CHECK(scan_decimal("0.00120")->significant() == 3);
+    CHECK(scan_decimal("1152.0")->significant() == 5);
+    CHECK(scan_decimal("-8.48528e-1")->significant() == 6);
+    CHECK(scan_decimal("0.000")->significant() == 0);
+    CHECK(scan_decimal("0.000")->digits() == 4);
 }
 
-TEST_CASE("is_whole_text accepts exact whole numbers only") {
-    CHECK(is_whole_text("1152"));
-    CHECK(is_whole_text("1152.000"));
-    CHECK(is_whole_text("1.152e3"));
-    CHECK(is_whole_text("0e-5"));
-    CHECK_FALSE(is_whole_text("1152.5"));
-    CHECK_FALSE(is_whole_text("1.1525e3"));
-    CHECK_FALSE(is_whole_text("1e-400"));
-    CHECK_FALSE(is_whole_text("nan"));
+TEST_CASE("whole accepts exact whole numbers only") {
+    CHECK(scan_decimal("1152")->whole());
+    CHECK(scan_decimal("1152.000")->whole());
+    CHECK(scan_decimal("1.152e3")->whole());
+    CHECK(scan_decimal("0e-5")->whole());
+    CHECK_FALSE(scan_decimal("1152.5")->whole());
+    CHECK_FALSE(scan_decimal("1.1525e3")->whole());
+    CHECK_FALSE(scan_decimal("1e-400")->whole());
+}
+
+TEST_CASE("scan_decimal takes plain decimals only") {
+    for (const char* text : {"1", "-1.5", "+.5", "5.", "1e5", "1E-5", "0.000"}) CHECK(scan_decimal(text));
+    for (const char* text : {"", "nan", "inf", ".", "-", "1e", "1e+", "0x10", " 1", "1 ", "1.2.3", "1e5.0"})
+        CHECK_FALSE(scan_decimal(text));
 }
 
 TEST_CASE("numbers against sqrt(0.72) = 0.848528137423857...") {

@@ -43,6 +43,18 @@ TEST_CASE("malformed cases are refused naming the field and the problem") {
         j["weights"].erase("up");
         CHECK(refusal(j) == "case.json: weights.up: missing field");
     }
+    SUBCASE("missing top-level field") {
+        j.erase("input");
+        CHECK(refusal(j) == "case.json: input: missing field");
+    }
+    SUBCASE("unknown top-level field") {
+        j["weigths"] = 1;
+        CHECK(refusal(j) == "case.json: weigths: unknown field");
+    }
+    SUBCASE("a field that is not an object") {
+        j["weights"] = Json::array();
+        CHECK(refusal(j) == "case.json: weights: expected an object, got []");
+    }
     SUBCASE("wrong shape") {
         j["weights"]["q"].erase(0);
         CHECK(refusal(j) == "case.json: weights.q: expected 12 rows of 12, found 11 rows");

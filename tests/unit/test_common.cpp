@@ -40,6 +40,19 @@ TEST_CASE("files: a file that cannot be read or written is an error naming it an
     const fs::path nowhere = dir.path / "no-such-folder" / "out.txt";
     CHECK_THROWS_WITH_AS(write_file_atomically(nowhere, "x"),
                          ("cannot write " + nowhere.string() + ": No such file or directory").c_str(), FileWriteError);
+    // a file the user named (--out): the same message, as bad input
+    CHECK_THROWS_WITH_AS(write_named_file(nowhere, "x"),
+                         ("cannot write " + nowhere.string() + ": No such file or directory").c_str(), InputFileError);
+}
+
+TEST_CASE("files: read_file with a limit refuses a larger file before reading it") {
+    TempDir dir("common-files-limit");
+    const fs::path file = dir.path / "big.bin";
+    write_file_atomically(file, std::string(100, 'x'));
+    CHECK(read_file(file, 100) == std::string(100, 'x'));
+    CHECK_THROWS_WITH_AS(read_file(file, 99), (file.string() + ": 100 bytes is beyond the limit of 99").c_str(),
+                         InputFileError);
+    CHECK_THROWS_WITH_AS(read_file(dir.path / "none", 99), doctest::Contains("none: cannot read"), InputFileError);
 }
 
 TEST_CASE("hashing: content_hash is SHA-256, printed as 64 lower-case hex digits") {

@@ -288,8 +288,8 @@ TEST_CASE("companion llama_block_tiny: position 0 attends to itself; both residu
 
     // M = RMSNorm(R); output = R + FFN(M): the second residual path adds to R, not to M.
     CHECK(close(m.values, rms_norm_rows<Real>(r, ffn_norm, Real("0.000001")).values, "1e-40"));
-    const Matrix<Real> ffn = swiglu_ffn(m, std::get<Matrix<Real>>(in.at("gate")), std::get<Matrix<Real>>(in.at("up")),
-                                        std::get<Matrix<Real>>(in.at("down")));
+    const Matrix<Real> ffn = swiglu_ffn(m, std::get<Matrix<Real>>(in.at("w_gate")), std::get<Matrix<Real>>(in.at("w_up")),
+                                        std::get<Matrix<Real>>(in.at("w_down")));
     CHECK(close(y.values, add(r, ffn).values, "1e-40"));
 }
 

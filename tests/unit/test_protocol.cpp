@@ -35,6 +35,19 @@ TEST_CASE("a number keeps its text exactly as written") {
     CHECK(a.text == "dot = -8.06824e-1");
 }
 
+TEST_CASE("a number is scanned once, when its line is read") {
+    ProgramLine a = only_answer(parse_program_output("v = [-8.06824e-1, 1152.0, nan]\n"));
+    const auto& items = std::get<std::vector<NumberText>>(a.value);
+    REQUIRE(items[0].decimal);
+    CHECK(items[0].decimal->decimals() == 6);
+    CHECK(items[0].decimal->significant() == 6);
+    CHECK(items[1].decimal->whole());
+    CHECK(items[1].decimal->digits() == 5);
+    CHECK_FALSE(items[2].finite());
+    CHECK(read_number_text("-Infinity"));
+    CHECK_FALSE(read_number_text("1.5x"));
+}
+
 TEST_CASE("a number with many digits keeps them all") {
     std::string digits = "0.848528137423857029281013234525828";
     ProgramLine a = only_answer(parse_program_output("r = " + digits));

@@ -96,6 +96,20 @@ int main() { input_vector("qurey"); })", input_text(e.inputs));
     }
 }
 
+TEST_CASE("student header: an input under its former name gets a did-you-mean, not a crash") {
+    // the companion's SwiGLU weights were gate/up/down; they are w_gate/w_up/w_down as in chapter 25
+    const Exercise& e = exercises().at("llama_block_tiny");
+    for (const auto& [old_name, new_name] : {std::pair{"gate", "w_gate"}, {"up", "w_up"}, {"down", "w_down"}}) {
+        const RunResult run = compile_and_run(std::string(R"(#include "blockcheck.hpp"
+using namespace bc;
+int main() { input_matrix(")") + old_name + R"("); })", input_text(e.inputs));
+        const ExerciseResult r = grade_run(e, e.inputs, run, Limits{}, {});
+        CHECK(r.note.en.find(std::string("has no input '") + old_name + "'") != std::string::npos);
+        CHECK(r.note.en.find(std::string("did you mean `") + new_name + "`?") != std::string::npos);
+        for (const PartResult& p : r.parts) CHECK(p.verdict == Verdict::missing);
+    }
+}
+
 TEST_CASE("student header: a crash's stderr keeps its line breaks") {
     RunResult run;
     run.status = RunStatus::exited;

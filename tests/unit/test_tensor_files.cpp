@@ -31,6 +31,16 @@ std::string safetensors_bytes(const std::string& header, std::size_t data) {
     return bytes + header + std::string(data, '\0');
 }
 
+// A version 1.0 .npy file: the magic, the header dictionary padded to 118 bytes plus '\n', `data`.
+std::string npy_bytes(const std::string& dictionary, const std::string& data) {
+    std::string header = dictionary + std::string(118 - dictionary.size(), ' ') + "\n";
+    return std::string("\x93NUMPY\x01\x00", 8) + std::string(1, char(header.size())) + '\0' + header + data;
+}
+
+std::string doubles(const std::vector<double>& values) {
+    return std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double));
+}
+
 }  // namespace
 
 TEST_CASE(".npy round-trips float64 and float32 exactly") {
@@ -101,6 +111,61 @@ TEST_CASE("crafted tensor files are refused naming the file") {
                                       header + std::string(8, '\0'));
         CHECK_THROWS_WITH(read_npy(dir.path / "x.npy"), doctest::Contains("dtype '<i8' is not supported"));
     }
+}
+
+TEST_CASE(".npy in Fortran order and as a scalar reads back in C order") {
+    TempDir dir("npy_order");
+    const auto file = dir.path / "x.npy";
+    SUBCASE("Fortran order: the columns are stored one after the other") {
+        // [[1, 2, 3], [4, 5, 6]] stored column-major: 1 4 2 5 3 6
+        write(file, npy_bytes("{'descr': '<f8', 'fortran_order': True, 'shape': (2, 3), }", doubles({1, 4, 2, 5, 3, 6})));
+        const Tensor t = read_npy(file);
+        CHECK(t.shape == std::vector<std::size_t>{2, 3});
+        CHECK(t.values == std::vector<double>{1, 2, 3, 4, 5, 6});
+    }
+    SUBCASE("three axes in Fortran order") {
+        // element (i, j, k) of shape (2, 2, 2) is 100 i + 10 j + k, stored with i fastest
+        write(file, npy_bytes("{'descr': '<f8', 'fortran_order': True, 'shape': (2, 2, 2), }",
+                              doubles({0, 100, 10, 110, 1, 101, 11, 111})));
+        CHECK(read_npy(file).values == std::vector<double>{0, 1, 10, 11, 100, 101, 110, 111});
+    }
+    SUBCASE("a scalar has the shape ()") {
+        write(file, npy_bytes("{'descr': '<f8', 'fortran_order': False, 'shape': (), }", doubles({2.5})));
+        const Tensor t = read_npy(file);
+        CHECK(t.shape.empty());
+        CHECK(t.values == std::vector<double>{2.5});
+    }
+}
+
+TEST_CASE("a malformed .npy header is refused naming the file and the field") {
+    TempDir dir("npy_header");
+    const auto file = dir.path / "x.npy";
+    const std::string name = file.string();
+    auto refusal = [&](const std::string& dictionary) {
+        write(file, npy_bytes(dictionary, doubles({1, 2})));
+        try {
+            read_npy(file);
+        } catch (const InputFileError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    CHECK(refusal("{'descr': 'f8', 'fortran_order': False, 'shape': (2,), }") ==
+          name + ": descr: 'f8' is not a numpy type such as '<f8'");
+    CHECK(refusal("{'descr': '<f8', 'fortran_order': Maybe, 'shape': (2,), }") ==
+          name + ": fortran_order: expected True or False, found 'Maybe'");
+    CHECK(refusal("{'descr': '<f8', 'fortran_order': False, 'shape': (2, x), }") ==
+          name + ": shape: 'x' is not an extent");
+    CHECK(refusal("{'descr': '<f8', 'fortran_order': False, 'shape': (2,,), }") == name + ": shape: '' is not an extent");
+    CHECK(refusal("{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999999999999,), }") ==
+          name + ": shape: '99999999999999999999' is not an extent");
+    CHECK(refusal("{'fortran_order': False, 'descr': '<f8', 'shape': (2,), }").starts_with(
+        name + ": the .npy header is not in numpy's form"));
+    CHECK(refusal("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }") == "accepted");
+    write(file, std::string("\x93NUMPX\x01\x00\x00\x00", 10));
+    CHECK_THROWS_WITH(read_npy(file), (name + ": not a .npy file").c_str());
+    write(file, std::string("\x93NUMPY\x04\x00\x00\x00", 10));
+    CHECK_THROWS_WITH(read_npy(file), (name + ": .npy version 4.0 is not supported").c_str());
 }
 
 TEST_CASE("a case exported to safetensors reads back to the same block, interleaved or half") {

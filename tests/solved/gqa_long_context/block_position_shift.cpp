@@ -84,7 +84,7 @@ int main() {
     Block b{input_integer("query_heads"), input_integer("kv_heads"), input_integer("head_dim"),
             input_number("rms_norm_eps"), input_number("rope_theta"), input_vector("attn_norm"),
             input_vector("ffn_norm"), input_matrix("q"), input_matrix("k"), input_matrix("v"),
-            input_matrix("o"), input_matrix("gate"), input_matrix("up"), input_matrix("down")};
+            input_matrix("o"), input_matrix("w_gate"), input_matrix("w_up"), input_matrix("w_down")};
     Matrix x = input_matrix("x");
     long shift = input_integer("shift");
     Matrix at_zero = forward(b, x, 0, nullptr, nullptr, nullptr);
