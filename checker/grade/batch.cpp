@@ -128,7 +128,7 @@ std::size_t Batch::prepare(std::size_t student) {
     job.record.student = job.submission->student;
     job.record.submission = job.submission->path.filename().string();
     job.record.variants = settings_.variants;
-    job.record.unsandboxed = !is_real_sandbox(programs_->isolation());
+    job.record.unsandboxed = !is_sandbox(programs_->isolation());
     try {
         read_submission(job, student);
         if (!job.record.exercises.empty() || job.reused) return 0;

@@ -234,7 +234,7 @@ int grade(const Context& context, const GradeOptions& o) {
     fmt::print("{}\n", tr_format(lang, "isolation: {how}", "隔离：{how}", fmt::arg("how", describe_isolation(report.isolation))));
     print_report(report, settings.out, lang);
     if (lms) write_lms_file(*lms, set, report.students, o, lang);
-    if (!is_real_sandbox(report.isolation)) {
+    if (!is_sandbox(report.isolation)) {
         fmt::print(stderr, "blockcheck: {}\n", no_sandbox_meaning().in(lang));
         if (!o.no_sandbox) return no_sandbox_status;  // the sandbox probed at the start stopped working
     }

@@ -11,13 +11,13 @@
 
 namespace blockcheck {
 
-bool is_real_sandbox(Isolation isolation) {
-    return isolation == Isolation::bubblewrap_uid || isolation == Isolation::bubblewrap;
-}
-
 SandboxProbe probe_sandbox() {
     SandboxProbe probe;
-    probe.isolation = ProgramJail(false).isolation();
+    try {
+        probe.isolation = ProgramJail(false).isolation();
+    } catch (const std::exception& e) {  // as root with no throw-away uid: nothing may run at all
+        probe.jail_error = e.what();
+    }
     probe.compiles_sandboxed = Sandbox::available();
     return probe;
 }
@@ -38,8 +38,9 @@ std::string bwrap_complaint() {
 }  // namespace
 
 std::string sandbox_failure(const SandboxProbe& probe) {
+    if (!probe.jail_error.empty()) return printable_id(probe.jail_error);
     const char* forced = std::getenv("BLOCKCHECK_GRADE_ISOLATION");
-    if (forced && *forced && !is_real_sandbox(probe.isolation))
+    if (forced && *forced && !is_sandbox(probe.isolation))
         return "BLOCKCHECK_GRADE_ISOLATION=" + printable_id(forced) + " chose no sandbox";
     if (::access("/usr/bin/bwrap", X_OK) != 0) return "/usr/bin/bwrap is not installed (Debian's package bubblewrap)";
     const std::string complaint = bwrap_complaint();

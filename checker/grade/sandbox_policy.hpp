@@ -10,16 +10,13 @@
 
 namespace blockcheck {
 
-// A real sandbox: bubblewrap (own namespaces, no network, read-only system), with or without a
-// throw-away uid. The uid alone or resource limits alone are not one.
-bool is_real_sandbox(Isolation isolation);
-
 // What a grading run would get here, probed as the batch probes it (ProgramJail's choice, and the
 // compiler's bubblewrap).
 struct SandboxProbe {
     Isolation isolation = Isolation::limits_only;
     bool compiles_sandboxed = false;
-    bool sandboxed() const { return is_real_sandbox(isolation) && compiles_sandboxed; }
+    std::string jail_error;  // why no jail could be made at all (as root without a throw-away uid)
+    bool sandboxed() const { return is_sandbox(isolation) && compiles_sandboxed; }
 };
 SandboxProbe probe_sandbox();
 

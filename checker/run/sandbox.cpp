@@ -3,6 +3,7 @@
 // code in the child as root (run_process's StartOptions::uid), the program's seccomp filter
 // (seccomp_filter.hpp) in every isolation, and the decoding of what bwrap reports.
 #include "checker/run/sandbox.hpp"
+#include "checker/common/stale_sweep.hpp"
 
 #include "checker/common/fd.hpp"
 #include "checker/common/hashing.hpp"
@@ -171,19 +172,6 @@ void kill_orphans() {
     for (unsigned uid : uids) kill_uid(uid);
 }
 
-// Private folders of graders that were killed: their process is gone.
-void sweep_stale_runtimes(const fs::path& parent) {
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(parent, ec)) {
-        const std::string name = entry.path().filename().string();
-        if (!name.starts_with("blockcheck-grade-")) continue;
-        const std::string pid = name.substr(17, name.find('-', 17) - 17);
-        if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
-        if (std::stol(pid) == ::getpid() || fs::exists("/proc/" + pid, ec)) continue;
-        fs::remove_all(entry.path(), ec);
-    }
-}
-
 }  // namespace
 
 std::string_view isolation_name(Isolation isolation) {
@@ -229,7 +217,7 @@ Text without_sandbox(Isolation isolation) {
 
 ProgramJail::ProgramJail(bool sessions) {
     const fs::path parent = fs::temp_directory_path();
-    sweep_stale_runtimes(parent);
+    sweep_stale(parent, "blockcheck-grade-");
     std::string pattern = (parent / ("blockcheck-grade-" + std::to_string(::getpid()) + "-XXXXXX")).string();
     if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot create a folder in " + parent.string());
     runtime_ = pattern;
@@ -239,7 +227,7 @@ ProgramJail::ProgramJail(bool sessions) {
     fs::permissions(runtime_, root ? fs::perms(0711) : fs::perms(0700));
 
     const std::vector<Isolation> order =
-        root ? std::vector{Isolation::bubblewrap_uid, Isolation::bubblewrap, Isolation::uid_only, Isolation::limits_only}
+        root ? std::vector{Isolation::bubblewrap_uid, Isolation::uid_only}
              : std::vector{Isolation::bubblewrap, Isolation::limits_only};
     isolation_ = Isolation::limits_only;
     if (const char* forced = std::getenv("BLOCKCHECK_GRADE_ISOLATION"); forced && *forced) {
@@ -253,14 +241,18 @@ ProgramJail::ProgramJail(bool sessions) {
             throw std::runtime_error(std::string("isolation '") + forced + "' does not work on this machine: " + problem);
         isolation_ = *wanted;
     } else {
+        bool found = false;
         for (Isolation i : order) {
             std::string problem = problem_with(i);
             if (problem.empty()) {
                 isolation_ = i;
+                found = true;
                 break;
             }
             if (weaker_because_.empty()) weaker_because_ = std::string(isolation_name(i)) + ": " + problem;
         }
+        if (!found)
+            throw std::runtime_error("no isolation works here, and as root programs never run as root: " + weaker_because_);
     }
     start_sessions(sessions);
 }
@@ -302,6 +294,10 @@ ProgramJail::~ProgramJail() {
 std::string ProgramJail::problem_with(Isolation isolation) const {
     if (uses_bwrap(isolation) && !executable("/usr/bin/bwrap")) return "/usr/bin/bwrap is not installed";
     if (uses_uid(isolation) && ::geteuid() != 0) return "a throw-away uid needs the grader to run as root";
+    // A student program never runs as root: as root, a throw-away uid or nothing.
+    if (!uses_uid(isolation) && ::geteuid() == 0)
+        return "as root, programs would run as root: blockcheck never does that (it needs a throw-away uid: "
+               "bubblewrap_uid or uid_only)";
     Limits limits;
     limits.wall_seconds = 20;
     limits.cpu_seconds = 5;

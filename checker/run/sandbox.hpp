@@ -40,7 +40,9 @@ Text without_sandbox(Isolation isolation);
 
 // Runs compiled programs. The strongest isolation that works here is chosen once, by running
 // /usr/bin/true under each in turn; BLOCKCHECK_GRADE_ISOLATION=<name> forces one (an error if it
-// does not work). As root, programs run as a fresh uid each (1900000000 + a hash, never a real
+// does not work). A program never runs as root: as root, only the two isolations with a
+// throw-away uid are allowed, and without either the jail cannot be made (it throws, saying
+// why). As root, programs run as a fresh uid each (1900000000 + a hash, never a real
 // user's), taken by our own code in the child (no setuid tool): RLIMIT_NPROC then applies (the
 // kernel ignores it for root), and after the run every process of that uid is killed, so
 // nothing a program starts outlives its run even without bwrap. With bubblewrap as root, each

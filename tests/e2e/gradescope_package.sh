@@ -100,7 +100,7 @@ submit honest
 no_sandbox() {  # no_sandbox NAME: run_autograder on $ws/NAME without a sandbox; its status
     rm -rf "$ag/submission" && cp -r "$ws/$1" "$ag/submission"
     local s=0
-    (cd "$ag" && BLOCKCHECK_GRADE_ISOLATION=limits_only ./run_autograder) > "$ws/$1.log" 2>&1 || s=$?
+    (cd "$ag" && BLOCKCHECK_GRADE_ISOLATION=$([[ $(id -u) == 0 ]] && echo uid_only || echo limits_only) ./run_autograder) > "$ws/$1.log" 2>&1 || s=$?
     cp "$ag/results/results.json" "$ws/$1.json"
     echo "$s"
 }

@@ -18,28 +18,32 @@ mkdir -p "$subs/ada" "$subs/bob"
 cp "$solved/rope_quarter_turn_table.cpp" "$solved/swiglu_ffn_2d.cpp" "$subs/ada/"
 cp "$root/chapters/ch25/rope_quarter_turn_table.cpp" "$subs/bob/"
 options=(--chapter ch25 --cache "$ws/cache" --jobs 2)
+# The isolation forced as "no sandbox": as root a throw-away uid without bubblewrap (programs never
+# run as root, so limits_only cannot be made there), otherwise resource limits alone.
+weak=limits_only
+[[ $(id -u) == 0 ]] && weak=uid_only
 
 # status COMMAND...: runs it with stdout and stderr in $ws/out and $ws/err, and prints its status.
 status() { local s=0; "$@" > "$ws/out" 2> "$ws/err" || s=$?; echo "$s"; }
 refusal_lines=("refusing to run the students' programs: no sandbox works here" "probed: bubblewrap"
-               "failed: BLOCKCHECK_GRADE_ISOLATION=limits_only chose no sandbox"
+               "failed: BLOCKCHECK_GRADE_ISOLATION=$weak chose no sandbox"
                "--security-opt seccomp=unconfined --security-opt systempaths=unconfined"
                "procMount: Unmasked" "add --no-sandbox")
 
 # 1. grade refuses: exit 4, the whole message, and no output folder.
-s=$(status env BLOCKCHECK_GRADE_ISOLATION=limits_only "$blockcheck" grade "$subs" --out "$ws/refused" "${options[@]}")
+s=$(status env BLOCKCHECK_GRADE_ISOLATION=$weak "$blockcheck" grade "$subs" --out "$ws/refused" "${options[@]}")
 [[ $s == 4 ]] || fail "grade without a sandbox should exit 4, got $s: $(cat "$ws/err")"
 for line in "${refusal_lines[@]}"; do grep -qF -- "$line" "$ws/err" || fail "the refusal lacks '$line': $(cat "$ws/err")"; done
-grep -q '"limits_only"' "$ws/err" || fail "the refusal should name what works here"
+grep -q "\"$weak\"" "$ws/err" || fail "the refusal should name what works here"
 [[ ! -e "$ws/refused" ]] || fail "a refused run must write nothing"
 [[ ! -s "$ws/out" ]] || fail "a refused run must not start grading: $(cat "$ws/out")"
-s=$(status env BLOCKCHECK_GRADE_ISOLATION=limits_only LANG=zh_CN.UTF-8 "$blockcheck" grade "$subs" --out "$ws/refused" "${options[@]}")
+s=$(status env BLOCKCHECK_GRADE_ISOLATION=$weak LANG=zh_CN.UTF-8 "$blockcheck" grade "$subs" --out "$ws/refused" "${options[@]}")
 [[ $s == 4 ]] && grep -q "拒绝运行学生的程序" "$ws/err" && grep -q -- "--no-sandbox" "$ws/err" ||
     fail "the refusal in Chinese: status $s, $(cat "$ws/err")"
-if [[ $(id -u) == 0 ]] && [[ -x /usr/bin/setpriv ]]; then   # a throw-away uid alone is no sandbox either
-    s=$(status env BLOCKCHECK_GRADE_ISOLATION=uid_only "$blockcheck" grade "$subs" --out "$ws/refused" "${options[@]}")
-    [[ $s == 4 ]] && grep -qF "BLOCKCHECK_GRADE_ISOLATION=uid_only chose no sandbox" "$ws/err" ||
-        fail "uid_only should be refused too: status $s, $(cat "$ws/err")"
+if [[ $(id -u) == 0 ]]; then   # as root, limits_only is refused outright: programs never run as root
+    s=$(status env BLOCKCHECK_GRADE_ISOLATION=limits_only "$blockcheck" grade "$subs" --out "$ws/refused" --no-sandbox "${options[@]}")
+    [[ $s != 0 ]] && grep -qF "programs would run as root" "$ws/err" && [[ ! -e "$ws/refused/gradebook.csv" ]] ||
+        fail "as root, limits_only must not grade even with --no-sandbox: status $s, $(cat "$ws/err")"
 fi
 
 # 1b. Unforced: /proc masked as Docker masks it by default (a path of /proc mounted over), where
@@ -55,7 +59,7 @@ else
 fi
 
 # 2. grade --no-sandbox grades, and every output says what that means.
-s=$(status env BLOCKCHECK_GRADE_ISOLATION=limits_only "$blockcheck" grade "$subs" --out "$ws/unsafe" --no-sandbox "${options[@]}")
+s=$(status env BLOCKCHECK_GRADE_ISOLATION=$weak "$blockcheck" grade "$subs" --out "$ws/unsafe" --no-sandbox "${options[@]}")
 [[ $s == 0 ]] || fail "grade --no-sandbox should grade (exit 0), got $s: $(cat "$ws/err")"
 [[ $(count "graded WITHOUT a sandbox (--no-sandbox)" "$ws/err") == 2 ]] ||
     fail "the terminal should warn before and after grading: $(cat "$ws/err")"
@@ -89,13 +93,13 @@ done
 mkdir -p "$ws/gs"
 export BLOCKCHECK_GRADESCOPE_SUBMISSION="$subs/ada" BLOCKCHECK_GRADESCOPE_RESULTS="$ws/gs/results.json"
 export BLOCKCHECK_GRADESCOPE_METADATA="$ws/gs/none.json"
-s=$(status env BLOCKCHECK_GRADE_ISOLATION=limits_only "$blockcheck" grade --gradescope --chapter ch25)
+s=$(status env BLOCKCHECK_GRADE_ISOLATION=$weak "$blockcheck" grade --gradescope --chapter ch25)
 [[ $s == 4 ]] || fail "grade --gradescope without a sandbox should exit 4, got $s"
 grep -qF "blockcheck grade --gradescope: refusing to run the students' programs" "$ws/err" || fail "gradescope refusal: $(cat "$ws/err")"
 [[ $(json '.score' "$ws/gs/results.json") == 0 ]] || fail "the refusal's results.json should score 0"
 json '.output' "$ws/gs/results.json" | grep -q "could not isolate programs.*this 0 is not your grade" ||
     fail "the refusal's results.json should say why: $(cat "$ws/gs/results.json")"
-s=$(status env BLOCKCHECK_GRADE_ISOLATION=limits_only "$blockcheck" grade --gradescope --chapter ch25 --no-sandbox)
+s=$(status env BLOCKCHECK_GRADE_ISOLATION=$weak "$blockcheck" grade --gradescope --chapter ch25 --no-sandbox)
 [[ $s == 0 ]] || fail "grade --gradescope --no-sandbox should grade, got $s: $(cat "$ws/err")"
 [[ $(json '.score' "$ws/gs/results.json") == 12 ]] || fail "ada on Gradescope without a sandbox: 12 points expected"
 json '.output' "$ws/gs/results.json" | grep -q "^Graded without a sandbox" || fail "Gradescope's output should tell the student"
