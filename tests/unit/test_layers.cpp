@@ -1,6 +1,7 @@
 // The house's layers, read from its #include "..." lines: base/ includes only itself;
 // solutions/ only base/ and itself; the student side (data/release/student_side.txt) only base/
 // and itself; chapters/ only itself; and no circle between the rooms of checker/.
+#include "base/errors.hpp"
 #include "checker/course/release.hpp"
 #include "temp_dir.hpp"
 
@@ -282,4 +283,23 @@ TEST_CASE("the layer checks name the file and line of each offending include") {
         "grade and block",
     });
     CHECK(room_circles(includes, {{"grade", "block"}}).empty());
+}
+
+TEST_CASE("the student side's list: its entries, and a bad line named by file and line") {
+    const std::vector<StudentSideEntry> entries = read_student_side(source_dir);
+    CHECK(std::any_of(entries.begin(), entries.end(), [](const StudentSideEntry& e) {
+        return e.kind == "main" && e.path == "checker/student_main.cpp";
+    }));
+    CHECK(std::none_of(entries.begin(), entries.end(), [](const StudentSideEntry& e) {
+        return under(e.path, "solutions") || under(e.path, "checker/course") || under(e.path, "checker/grade");
+    }));
+
+    testing::TempDir dir("student-side");
+    const fs::path list = dir.path / "data/release/student_side.txt";
+    write(list, "# comment\nsources  data\nlibrary  checker\n");
+    CHECK_THROWS_WITH_AS(read_student_side(dir.path), (list.string() + ":3: expected `sources|main|data|root PATH`, got "
+                                                       "'library  checker'").c_str(), InputFileError);
+    write(list, "data  chapters\n");
+    CHECK_THROWS_WITH_AS(read_student_side(dir.path), (list.string() + ":1: chapters: no such file or folder").c_str(),
+                         InputFileError);
 }
