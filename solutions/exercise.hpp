@@ -2,7 +2,7 @@
 // reference precision (50 significant digits).
 #pragma once
 
-#include "checker/common/value.hpp"
+#include "base/value.hpp"
 #include "solutions/block/counts.hpp"
 
 #include <cstdint>

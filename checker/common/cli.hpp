@@ -1,4 +1,5 @@
-// The `blockcheck` command: each subcommand registers itself on the CLI11 app.
+// The `blockcheck` command line: what every subcommand reads, and the main both editions share;
+// each side registers its subcommands on the CLI11 app.
 #pragma once
 
 #include "checker/common/i18n.hpp"
@@ -7,6 +8,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <initializer_list>
 
 namespace blockcheck {
 
@@ -18,27 +20,15 @@ struct Context {
     std::function<int()> run;     // set by the chosen subcommand's callback
 };
 
-void add_forward_command(CLI::App& app, Context& context);
-void add_compare_command(CLI::App& app, Context& context);
-void add_case_command(CLI::App& app, Context& context);
-void add_bench_command(CLI::App& app, Context& context);
-void add_rerun_command(CLI::App& app, Context& context);
-void add_verify_command(CLI::App& app, Context& context);
-void add_check_command(CLI::App& app, Context& context);
-void add_list_command(CLI::App& app, Context& context);
-void add_show_command(CLI::App& app, Context& context);
-void add_hint_command(CLI::App& app, Context& context);
-void add_watch_command(CLI::App& app, Context& context);
-void add_run_command(CLI::App& app, Context& context);
-void add_grade_command(CLI::App& app, Context& context);
-void add_explain_command(CLI::App& app, Context& context);
-void add_release_command(CLI::App& app, Context& context);
-void add_new_command(CLI::App& app, Context& context);
-void add_validate_command(CLI::App& app, Context& context);
-void add_gradescope_package_command(CLI::App& app, Context& context);
-void add_classroom_command(CLI::App& app, Context& context);
+// A side's commands: registers its subcommands on the app (checker/student/commands.hpp,
+// checker/course/commands.hpp). A side may set context.run beforehand: what runs when no
+// subcommand is given.
+using AddCommands = void (*)(CLI::App& app, Context& context);
 
-// `blockcheck` with no command: check every exercise.
-int run_default_check(const Context& context);
+// The one command line of both editions, each main passing its sides' commands: parses argv and
+// runs the chosen command. Exit 0 on success, 2 for bad input or usage (an InputFileError), 3 for
+// an internal error. The repository is BLOCKCHECK_ROOT when set, else `built_at`.
+int run_command_line(int argc, char** argv, const std::filesystem::path& built_at,
+                     std::initializer_list<AddCommands> sides);
 
 }  // namespace blockcheck

@@ -1,7 +1,7 @@
 // Reading a whole file and writing one atomically: the one place each is done.
 #pragma once
 
-#include "checker/common/errors.hpp"
+#include "base/errors.hpp"
 
 #include <cstdint>
 #include <filesystem>

@@ -1,8 +1,8 @@
 // Prose shown to users comes in English and Chinese: the language from the environment, and
-// sentences picked or formatted in it (the Text type itself is in checker/common/text.hpp).
+// sentences picked or formatted in it (the Text type itself is in base/text.hpp).
 #pragma once
 
-#include "checker/common/text.hpp"
+#include "base/text.hpp"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 #include "checker/common/json_exact.hpp"
 
-#include "checker/common/decimal.hpp"
+#include "base/decimal.hpp"
 #include "checker/common/files.hpp"
 
 namespace blockcheck {

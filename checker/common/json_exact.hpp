@@ -2,7 +2,7 @@
 // at the working precision rather than the double nearest it.
 #pragma once
 
-#include "checker/common/errors.hpp"
+#include "base/errors.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,7 @@
 // reads "FILE: FIELD: expected ..., got ...".
 #pragma once
 
-#include "checker/common/errors.hpp"
+#include "base/errors.hpp"
 #include "checker/common/i18n.hpp"
 
 #include <nlohmann/json.hpp>

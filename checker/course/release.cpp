@@ -6,16 +6,13 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
+#include <sstream>
 
 namespace blockcheck {
 namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
-
-// The one file of the student-side rooms that calls the reference solutions.
-constexpr const char* reference_provider = "checker/exercise/expected_reference.cpp";
 
 // Copies a file or a folder's files (recursively), counting them.
 std::size_t copy_tree(const fs::path& from, const fs::path& to) {
@@ -67,22 +64,37 @@ void require_empty(const fs::path& out) {
 
 }  // namespace
 
-const std::vector<std::string>& release_copied_paths() {
-    static const std::vector<std::string> paths = {
-        "chapters", "data/exercises", "checker/common", "checker/run", "checker/exercise", "checker/student",
-        "checker/main.cpp", ".gitignore"};
-    return paths;
+std::vector<StudentSideEntry> read_student_side(const fs::path& root) {
+    const fs::path list = root / "data" / "release" / "student_side.txt";
+    std::istringstream text(read_file(list));
+    std::vector<StudentSideEntry> entries;
+    std::string line;
+    for (int number = 1; std::getline(text, line); ++number) {
+        if (line.empty() || line.front() == '#') continue;
+        StudentSideEntry entry;
+        std::istringstream fields(line);
+        std::string rest;
+        fields >> entry.kind >> entry.path >> rest;
+        entry.line = number;
+        const std::string where = fmt::format("{}:{}", list.string(), number);
+        if (entry.kind != "sources" && entry.kind != "main" && entry.kind != "data" && entry.kind != "root")
+            throw InputFileError(where + ": expected `sources|main|data|root PATH`, got '" + line + "'");
+        if (entry.path.empty() || !rest.empty() || fs::path(entry.path).is_absolute() || entry.path.find("..") != std::string::npos)
+            throw InputFileError(where + ": expected one path inside the repository after '" + entry.kind + "'");
+        if (!fs::exists(root / entry.path)) throw InputFileError(where + ": " + entry.path + ": no such file or folder");
+        entries.push_back(entry);
+    }
+    return entries;
 }
 
 ReleaseSummary write_release(const fs::path& root, const ExerciseSet& exercises, const fs::path& out, int variants) {
     if (variants < 1) throw InputFileError(fmt::format("--variants {}: give at least one variant", variants));
     require_empty(out);
     ReleaseSummary summary;
-    for (const std::string& path : release_copied_paths()) summary.files += copy_tree(root / path, out / path);
-    fs::remove(out / reference_provider);
-    --summary.files;
-    const fs::path templates = root / "data" / "release";
-    for (const char* name : {"CMakeLists.txt", "README.md"}) summary.files += copy_tree(templates / name, out / name);
+    for (const StudentSideEntry& entry : read_student_side(root)) {
+        const fs::path to = entry.kind == "root" ? out / fs::path(entry.path).filename() : out / entry.path;
+        summary.files += copy_tree(root / entry.path, to);
+    }
     write_text_file(out / "blockcheck", student_script(root));
     fs::permissions(out / "blockcheck", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
                     fs::perm_options::add);

@@ -1,5 +1,6 @@
-// The student edition: a self-contained tree with the students' side of the repository and the
-// expected answers as data, and nothing of the solutions.
+// The student edition: a self-contained tree with the student side of the repository (the
+// student target's sources and the exercises, listed in data/release/student_side.txt) and the
+// expected answers as data, and nothing of the course side or the solutions.
 #pragma once
 
 #include "checker/exercise/exercise_set.hpp"
@@ -22,7 +23,16 @@ struct ReleaseSummary {
 ReleaseSummary write_release(const std::filesystem::path& root, const ExerciseSet& exercises,
                              const std::filesystem::path& out, int variants);
 
-// The folders and files of the repository that go into the student edition as they are.
-const std::vector<std::string>& release_copied_paths();
+// One line of data/release/student_side.txt: what the student side is made of.
+struct StudentSideEntry {
+    std::string kind;  // sources, main, data or root
+    std::string path;  // relative to the repository
+    int line = 0;
+};
+
+// The entries of `root`/data/release/student_side.txt, which CMakeLists.txt builds the student
+// target from and `release` copies. A line of another form, or a path that names nothing, is an
+// InputFileError naming the file and line.
+std::vector<StudentSideEntry> read_student_side(const std::filesystem::path& root);
 
 }  // namespace blockcheck

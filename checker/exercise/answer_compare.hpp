@@ -3,7 +3,7 @@
 
 #include "checker/common/i18n.hpp"
 #include "checker/exercise/protocol.hpp"
-#include "checker/common/value.hpp"
+#include "base/value.hpp"
 
 #include <optional>
 #include <string>

@@ -161,10 +161,4 @@ void require_carried_variant(const ExpectedAnswers& answers, std::uint64_t seed,
         : fmt::format("variant {}: this edition carries variants {}; your instructor grades with others", seed, list));
 }
 
-#ifdef BLOCKCHECK_STUDENT_EDITION
-std::shared_ptr<const ExpectedAnswers> edition_answers(const std::filesystem::path& root) {
-    return answers_from_data(root);
-}
-#endif
-
 }  // namespace blockcheck

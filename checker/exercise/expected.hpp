@@ -5,7 +5,7 @@
 #pragma once
 
 #include "checker/common/i18n.hpp"
-#include "checker/common/value.hpp"
+#include "base/value.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -47,8 +47,11 @@ public:
     virtual std::optional<std::vector<std::uint64_t>> carried_variants() const { return std::nullopt; }
 };
 
-// This build's provider: the reference solutions in the full edition, `root`/data/expected/ in
-// the student edition.
+// This program's provider, what ExerciseSet::load(root) grades with. The student side only
+// declares it; each program defines it once, and so picks its edition by what it links: the
+// student edition's main (checker/student_main.cpp) reads `root`/data/expected/, and every
+// program that links the course side gets the reference solutions
+// (checker/course/expected_reference.cpp).
 std::shared_ptr<const ExpectedAnswers> edition_answers(const std::filesystem::path& root);
 
 // The provider reading `root`/data/expected/ (the student edition's; the full edition's tests

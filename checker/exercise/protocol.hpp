@@ -3,7 +3,7 @@
 #pragma once
 
 #include "checker/common/i18n.hpp"
-#include "checker/common/value.hpp"
+#include "base/value.hpp"
 
 #include <map>
 #include <optional>

@@ -1,7 +1,7 @@
 // The high-precision scalar types, and pi and angle conversion at every precision.
 #pragma once
 
-#include "checker/common/decimal.hpp"
+#include "base/decimal.hpp"
 
 #include <boost/multiprecision/mpfr.hpp>
 

@@ -1,7 +1,7 @@
 // Row vectors and row-major matrices, multiplied as the chapter writes them: y = x W.
 #pragma once
 
-#include "checker/common/tensor.hpp"
+#include "base/tensor.hpp"
 
 #include <cstddef>
 #include <span>

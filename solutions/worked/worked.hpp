@@ -6,7 +6,7 @@
 #include "solutions/block/block.hpp"
 #include "solutions/block/counts.hpp"
 #include "solutions/block/real.hpp"
-#include "checker/common/text.hpp"
+#include "base/text.hpp"
 
 #include <cstdint>
 #include <stdexcept>

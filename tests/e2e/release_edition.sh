@@ -18,14 +18,21 @@ grep -q "27 exercises, 162 expected-answer cases" "$work/release.txt" || fail "r
 status=0; "$blockcheck" release "$rel" 2> "$work/err.txt" || status=$?
 [[ $status == 2 ]] && grep -q "exists and is not empty" "$work/err.txt" || fail "release into a used folder should exit 2"
 
-# 2. Nothing of the solutions: no solutions/ or tests/, no reference function, no line of a
-#    reference or of a solved program that the student side does not have itself.
+# 2. The student target's sources and nothing of the course side or the solutions: its rooms are
+#    exactly the student side's (data/release/student_side.txt), nothing includes solutions/, no
+#    reference function, no line of a reference or of a solved program that the student side does
+#    not have itself.
+side="$root/data/release/student_side.txt"
 [[ ! -e "$rel/solutions" && ! -e "$rel/tests" ]] || fail "the release has solutions/ or tests/"
-[[ ! -e "$rel/checker/exercise/expected_reference.cpp" ]] || fail "the release calls the references"
+rooms_listed="$(awk '$1 == "sources" && $2 ~ /^checker\// {print $2}' "$side" | sort)"
+rooms_found="$(cd "$rel" && find checker -mindepth 1 -maxdepth 1 -type d | sort)"
+[[ -n "$rooms_listed" && "$rooms_found" == "$rooms_listed" ]] || fail "the release's rooms: $rooms_found"
+[[ -z "$(find "$rel" -name expected_reference.cpp)" ]] || fail "the release has the reference provider"
+! grep -rn '#include "solutions/' "$rel" || fail "the release includes solutions/"
 sed -n 's/^ *{"\([a-z0-9_]*\)", \([a-z0-9_]*\)},$/Values \2(/p' "$root/solutions/reference_solutions.cpp" > "$work/names.txt"
 [[ $(wc -l < "$work/names.txt") -ge 27 ]] || fail "could not read the reference names"
 shipped="$work/shipped.txt"   # every line the student side legitimately has
-ls "$root"/checker/{common,run,exercise,student}/* | grep -v expected_reference.cpp |
+for path in $(awk '$1 == "sources" || $1 == "main" {print $2}' "$side"); do find "$root/$path" -type f; done |
     xargs cat "$root"/chapters/*.hpp "$root"/chapters/*/*.cpp | sed 's/^ *//; s/ *$//' | sort -u > "$shipped"
 distinctive() { sed 's/^ *//; s/ *$//' "$@" | awk 'length($0) >= 24' | sort -u | comm -23 - "$shipped"; }
 distinctive "$root"/tests/solved/*/*.cpp > "$work/solved_lines.txt"
@@ -54,7 +61,7 @@ printf '#!/bin/sh\necho 1000\n' > "$work/fakebin/id"
 chmod +x "$work/fakebin/dpkg-query" "$work/fakebin/id"
 status=0; PATH="$work/fakebin:$PATH" "$rel/blockcheck" list > /dev/null 2> "$work/err.txt" || status=$?
 [[ $status == 1 ]] || fail "missing packages should stop the release script"
-grep -qx '  sudo apt-get install -y g++ mold cmake ninja-build libfmt-dev libboost-dev nlohmann-json3-dev libcli11-dev libssl-dev' \
+grep -qx '  sudo apt-get install -y g++ mold cmake ninja-build libfmt-dev libboost-dev nlohmann-json3-dev libcli11-dev libssl-dev libutfcpp-dev' \
     "$work/err.txt" || fail "the release should ask for the student packages only: $(cat "$work/err.txt")"
 rm -rf "$rel/build"
 

@@ -1,6 +1,7 @@
 // Grading answer parts against real references computed at 50 digits.
 #include "checker/exercise/answer_compare.hpp"
 #include "solutions/block/ffn.hpp"
+#include "solutions/block/real.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // Prose shown to users, in English and Chinese: the one type for a sentence in both languages,
 // used by the worked examples (solutions/) and by every command (checker/common/i18n.hpp). It lives
-// in checker/common/ so that the student edition, which has no solutions/, carries it.
+// in base/, below both.
 #pragma once
 
 #include <string>
