@@ -1,6 +1,6 @@
 #include "checker/block/npy_header.hpp"
 
-#include "checker/common/errors.hpp"
+#include "base/errors.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // `blockcheck bench --grading [N]`: the grading benchmark, the grade room's only entry for bench.
 #pragma once
 
-#include "checker/common/text.hpp"
+#include "base/text.hpp"
 
 #include <cstddef>
 #include <filesystem>

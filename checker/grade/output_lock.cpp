@@ -1,6 +1,6 @@
 #include "checker/grade/output_lock.hpp"
 
-#include "checker/common/errors.hpp"
+#include "base/errors.hpp"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 #include "checker/grade/shard.hpp"
 
-#include "checker/common/errors.hpp"
+#include "base/errors.hpp"
 #include "checker/common/hashing.hpp"
 
 namespace blockcheck {

@@ -5,7 +5,7 @@
 // students' in view.
 #pragma once
 
-#include "checker/common/text.hpp"
+#include "base/text.hpp"
 #include "checker/run/jail_session.hpp"
 #include "checker/run/process.hpp"
 
