@@ -69,7 +69,7 @@ void require_empty(const fs::path& out) {
 
 const std::vector<std::string>& release_copied_paths() {
     static const std::vector<std::string> paths = {
-        "chapters", "data/exercises", "checker/common", "checker/run", "checker/exercise", "checker/student",
+        "chapters", "data/exercises", "data/mistakes.json", "checker/common", "checker/run", "checker/exercise", "checker/student",
         "checker/main.cpp", ".gitignore"};
     return paths;
 }
