@@ -197,9 +197,11 @@ std::vector<std::string> explaining_mistakes(const std::vector<GivenPart>& parts
             if (!p.given || !p.expected) continue;  // a part never printed neither fits nor contradicts
             auto made = values.find(p.spec->name);
             const bool changed = made != values.end() && changes(*p.spec, made->second, *p.expected);
-            if (changed && fits(*p.spec, p.given->value, made->second) && p.result->verdict != Verdict::correct)
+            // by value: a part short of digits but right so far is right here
+            const bool right = fits(*p.spec, p.given->value, *p.expected);
+            if (changed && !right && fits(*p.spec, p.given->value, made->second))
                 shown = true;
-            else if (changed || p.result->verdict != Verdict::correct)
+            else if (changed || !right)
                 explains = false;
             if (!explains) break;
         }

@@ -2,12 +2,14 @@
 // mistake made, fed back as a program's output, never get another mistake's name; they get their
 // own unless another declared mistake gives the same answers there. The mistake docs stay what the
 // data says.
+#include "checker/common/errors.hpp"
 #include "checker/course/validate.hpp"
 #include "checker/exercise/diagnosis.hpp"
 #include "checker/exercise/grading.hpp"
 #include "checker/exercise/variants.hpp"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <fstream>
 #include <sstream>
@@ -24,11 +26,35 @@ const ExerciseSet& exercises() {
     return set;
 }
 
-// A program's output printing `values` as a student's double program would (17 digits).
+// A number as a double program prints it: 17 significant digits, trailing zeros kept.
+std::string printed(const Real& x) { return fmt::format("{:.16e}", x.convert_to<double>()); }
+
+std::string printed(const Vector<Real>& v) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + printed(v[i]);
+    return out + "]";
+}
+
+std::string printed(const Value& value) {
+    if (auto* x = std::get_if<Real>(&value)) return printed(*x);
+    if (auto* v = std::get_if<Vector<Real>>(&value)) return printed(*v);
+    if (auto* m = std::get_if<Matrix<Real>>(&value)) {
+        std::string out = "[";
+        for (std::size_t r = 0; r < m->rows; ++r) out += (r ? ", " : "") + printed(Vector<Real>(m->row(r).begin(), m->row(r).end()));
+        return out + "]";
+    }
+    return format_value(value, 17);
+}
+
+// A program's output printing `values` as a student's double program would.
 std::string output_of(const Exercise& e, const Values& values) {
     std::string out;
     for (const AnswerSpec& spec : e.answers)
-        if (auto it = values.find(spec.name); it != values.end()) out += spec.name + " = " + format_value(it->second, 17) + "\n";
+        if (auto it = values.find(spec.name); it != values.end()) {
+            // whole numbers as integers
+            const bool whole = spec.kind == AnswerKind::integer;
+            out += spec.name + " = " + (whole ? format_value(it->second, 30) : printed(it->second)) + "\n";
+        }
     return out;
 }
 
