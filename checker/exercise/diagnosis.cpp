@@ -104,6 +104,9 @@ std::optional<Real> int32_wrapped(const Value& expected) {
 
 // True when what was read fits `value` at the part's precision (booleans, choices: equal).
 bool fits(const AnswerSpec& spec, const Reading& given, const Value& value) {
+    const bool given_undefined = std::holds_alternative<Undefined>(given);
+    if (given_undefined || std::holds_alternative<Undefined>(value))
+        return given_undefined && std::holds_alternative<Undefined>(value);
     if (is_numeric(spec.kind)) return within_tolerance(spec, given, value);
     try {
         return format_value(to_value(given), 20) == format_value(value, 20);

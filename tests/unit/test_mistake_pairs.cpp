@@ -142,3 +142,23 @@ TEST_CASE("mistake catalogue: an unknown id names the file and the id most likel
         CHECK(m.message.en.find(m.id) == std::string::npos);  // the words speak of the slip, not the id
     }
 }
+
+TEST_CASE("mistake coverage: the GQA head mapping shows only on variants with two KV heads") {
+    Exercise e = exercises().at("llama_block_tiny");
+    auto row_of = [](const MistakeCoverage& c, const std::string& id) {
+        for (const MistakeCoverage::Row& row : c.rows)
+            if (row.id == id) return row;
+        FAIL("no row for " << id);
+        return MistakeCoverage::Row{};
+    };
+    const MistakeCoverage drawn = mistake_coverage(e, 3);
+    CHECK_FALSE(row_of(drawn, "wrong_kv_head").book);  // 2 query heads over 1 KV head: no mapping to get wrong
+    CHECK(row_of(drawn, "wrong_kv_head").variants == std::vector<int>{1, 2, 3});
+    CHECK(row_of(drawn, "rope_on_v").book);
+    CHECK(drawn.identical.empty());
+    e.variants = {};  // the book's inputs alone: the slip is invisible, and so alike to any other invisible one
+    e.mistakes = {"wrong_kv_head", "eps_omitted"};
+    const MistakeCoverage book_only = mistake_coverage(e, 3);
+    CHECK(row_of(book_only, "wrong_kv_head").variants.empty());
+    CHECK(book_only.identical.empty());  // eps_omitted still shows
+}
