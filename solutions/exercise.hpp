@@ -112,10 +112,6 @@ using ReferenceSolution = Values (*)(const Inputs&);
 // Every reference solution, by exercise id.
 const std::map<std::string, ReferenceSolution>& reference_solutions();
 
-// The classic mistakes a reference can make on purpose, by mechanism (ids as the exercise
-// definitions' "mistakes" list them). The generic ones every exercise is checked for are the
-// grader's (generic_mistakes() in checker/exercise/diagnosis.hpp).
-const std::vector<std::string>& mechanism_mistakes();
 
 // What a set of inputs gives: the expected answers and, for each mistake that changes
 // anything, the answers the block gives with that one mistake made. Plain values, so that
@@ -126,8 +122,8 @@ struct ReferenceAnswers {
 };
 
 // The answers of exercise `id` for `inputs`, with the mistakes listed (those the reference does
-// not compute are left out) and the generic input mistakes: degrees_as_radians when an input is
-// in degrees (named *_degrees). Throws InputError for bad inputs and std::out_of_range for an
+// not compute are left out) and the generic input mistakes when an input is in degrees (named
+// *_degrees): degrees_as_radians, and pi_truncated/<pi> for pi typed as 3.1 .. 3.14159. Throws InputError for bad inputs and std::out_of_range for an
 // unknown id.
 ReferenceAnswers reference_answers_with_mistakes(const std::string& id, const Values& inputs,
                                                  const std::vector<std::string>& mistakes);

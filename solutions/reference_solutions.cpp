@@ -45,35 +45,27 @@ const std::map<std::string, ReferenceSolution>& reference_solutions() {
     return all;
 }
 
-const std::vector<std::string>& mechanism_mistakes() {
-    static const std::vector<std::string> all = {
-        // RoPE
-        "clockwise_rotation", "position_off_by_one", "pairing_half_vs_interleaved", "angle_not_scaled", "ntk_exponent",
-        // RMSNorm
-        "eps_omitted", "eps_outside_sqrt", "mean_subtracted", "gain_omitted", "sum_not_mean",
-        // SwiGLU
-        "sigmoid_for_silu", "relu_for_silu", "gate_up_swapped", "transposed_weights",
-        // attention
-        "no_attention_scale", "not_causal", "wrong_kv_head",
-        // parameter counts
-        "bias_counted", "matrix_missing", "relu_width_for_swiglu",
-    };
-    return all;
-}
-
 namespace {
 
-// Inputs in degrees read as radians: each *_degrees input x becomes x * 180 / pi, so that the
-// reference's own conversion hands the block x radians, as a program calling sin(x) on degrees does.
-Values degrees_read_as_radians(Values inputs, bool& any) {
-    const Real to_degrees = degrees(Real(1));
+// Each *_degrees input x becomes x * times. Degrees read as radians: times = 180 / pi, so that the
+// reference's own conversion hands the block x radians, as a program calling sin(x) on degrees
+// does; pi typed short: times = short / pi, so the block gets x * short / 180.
+Values degrees_scaled(Values inputs, const Real& times, bool& any) {
     for (auto& [name, value] : inputs) {
         if (!name.ends_with("_degrees")) continue;
-        if (auto* x = std::get_if<Real>(&value)) *x *= to_degrees, any = true;
+        if (auto* x = std::get_if<Real>(&value)) *x *= times, any = true;
         if (auto* v = std::get_if<Vector<Real>>(&value))
-            for (Real& x : *v) x *= to_degrees, any = true;
+            for (Real& x : *v) x *= times, any = true;
     }
     return inputs;
+}
+
+// A slip in the conversion to radians leaves the answers given in degrees as they were (a
+// program computes those from its degree inputs directly): they keep the right values.
+Values degree_answers_kept(Values slipped, const Values& right) {
+    for (auto& [name, value] : slipped)
+        if (name.find("degrees") != std::string::npos && right.count(name)) value = right.at(name);
+    return slipped;
 }
 
 }  // namespace
@@ -92,11 +84,21 @@ ReferenceAnswers reference_answers_with_mistakes(const std::string& id, const Va
         }
     }
     bool any = false;
-    const Values in_radians = degrees_read_as_radians(inputs, any);
+    const Values in_radians = degrees_scaled(inputs, degrees(Real(1)), any);
     if (any) try {
-            answers.mistakes.emplace("degrees_as_radians", reference(Inputs(in_radians)));
+            answers.mistakes.emplace("degrees_as_radians", degree_answers_kept(reference(Inputs(in_radians)), answers.expected));
         } catch (const std::exception&) {
         }
+    // pi typed short in the conversion to radians: degrees x taken as x * short / pi
+    for (const char* short_pi : {"3.1", "3.14", "3.142", "3.1415", "3.1416", "3.14159"}) {
+        if (!any) break;
+        try {
+            answers.mistakes.emplace(std::string("pi_truncated/") + short_pi,
+                                     degree_answers_kept(reference(Inputs(degrees_scaled(inputs, Real(short_pi) / radians(Real(180)), any))),
+                                                         answers.expected));
+        } catch (const std::exception&) {
+        }
+    }
     return answers;
 }
 

@@ -2,7 +2,9 @@
 // a problem, naming the file and the field.
 #include "checker/common/cli.hpp"
 #include "checker/common/json_exact.hpp"
+#include "checker/common/files.hpp"
 #include "checker/course/validate.hpp"
+#include "checker/exercise/mistake_catalogue.hpp"
 
 #include <fmt/format.h>
 
@@ -22,6 +24,18 @@ std::vector<fs::path> definition_files(const fs::path& root) {
         if (entry.path().extension() == ".json" && entry.path().filename() != "chapter.json") files.push_back(entry.path());
     std::sort(files.begin(), files.end());
     return files;
+}
+
+// `--mistakes-doc` and `--coverage`: docs/mistakes.md and docs/mistake-coverage.md written from the data.
+int write_mistake_docs(const Context& context, bool catalogue, bool coverage) {
+    if (catalogue) write_text_file(context.root / "docs" / "mistakes.md", mistakes_doc());
+    if (coverage) {
+        const ExerciseSet set = ExerciseSet::load(context.root);
+        std::vector<const Exercise*> all;
+        for (const Exercise& e : set.all()) all.push_back(&e);
+        write_text_file(context.root / "docs" / "mistake-coverage.md", coverage_doc(all, ValidateSettings{}.mistake_seeds));
+    }
+    return 0;
 }
 
 int validate(const Context& context, const std::vector<std::string>& ids) {
@@ -69,7 +83,15 @@ void add_validate_command(CLI::App& app, Context& context) {
     CLI::App* cmd = app.add_subcommand(
         "validate", "check exercises before students see them: references on 500 variants, template, solved program, prompts, hints");
     cmd->add_option("ids", *ids, "exercises to check (default: all)");
-    cmd->callback([&context, ids] { context.run = [&context, ids] { return validate(context, *ids); }; });
+    auto docs = std::make_shared<std::pair<bool, bool>>(false, false);
+    cmd->add_flag("--mistakes-doc", docs->first, "write docs/mistakes.md from data/mistakes.json instead");
+    cmd->add_flag("--coverage", docs->second, "write docs/mistake-coverage.md (exercise x mistake x book/variants) instead");
+    cmd->callback([&context, ids, docs] {
+        context.run = [&context, ids, docs] {
+            if (docs->first || docs->second) return write_mistake_docs(context, docs->first, docs->second);
+            return validate(context, *ids);
+        };
+    });
 }
 
 }  // namespace blockcheck

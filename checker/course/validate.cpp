@@ -106,14 +106,25 @@ void check_references(const Exercise& e, const ValidateSettings& settings, const
                                     repeats, settings.reference_seeds, 100 * settings.max_repeat_share)}});
 }
 
+// The answers of mistake `id` (any of its keys: "pi_truncated/3.14"), or nullptr.
+const Values* mistaken_answers(const ExpectedCase& answers, const std::string& id) {
+    for (const auto& [key, values] : answers.mistakes)
+        if (mistake_id(key) == id) return &values;
+    return nullptr;
+}
+
+bool same_answers(const Values& a, const Values& b) {
+    for (const auto& [name, value] : a) {
+        const auto other = b.find(name);
+        if (other == b.end() || expected_text(value) != expected_text(other->second)) return false;
+    }
+    return true;
+}
+
 // True when the mistake's answers differ from the right ones somewhere.
 bool changes_an_answer(const ExpectedCase& answers, const std::string& id) {
-    const auto made = answers.mistakes.find(id);
-    if (made == answers.mistakes.end()) return false;
-    for (const auto& [name, value] : made->second) {
-        const auto right = answers.answers.find(name);
-        if (right == answers.answers.end() || expected_text(value) != expected_text(right->second)) return true;
-    }
+    for (const auto& [key, values] : answers.mistakes)
+        if (mistake_id(key) == id && !same_answers(values, answers.answers)) return true;
     return false;
 }
 
@@ -132,7 +143,7 @@ void check_mistakes(const Exercise& e, const std::string& file, int variant_seed
         const std::string& id = e.mistakes[i];
         if (derived_from_expected(id) || changes_an_answer(book, id)) continue;
         const std::string field = fmt::format("mistakes[{}] ({})", i, id);
-        if (!book.mistakes.count(id)) {
+        if (!mistaken_answers(book, id)) {
             out.push_back({file, field,
                            {"the reference never makes this mistake on the book's inputs: it must consult "
                             "in.mistake(\"" + id + "\") where the mechanism is computed",
@@ -154,6 +165,50 @@ void check_mistakes(const Exercise& e, const std::string& file, int variant_seed
                                         "请更换输入或删去该错误",
                                         variant_seeds)}});
     }
+}
+
+// An input's number on one case, or nullopt.
+std::optional<double> number_input(const InputList& inputs, const std::string& name) {
+    for (const auto& [n, value] : inputs)
+        if (n == name) try {
+                return std::stod(value);
+            } catch (const std::exception&) {
+                return std::nullopt;
+            }
+    return std::nullopt;
+}
+
+// The rows of a matrix input: the number of top-level '[' after the first.
+std::size_t matrix_rows(const InputList& inputs, const std::string& name) {
+    for (const auto& [n, value] : inputs)
+        if (n == name) return static_cast<std::size_t>(std::max<long>(0, std::count(value.begin(), value.end(), '[') - 1));
+    return 0;
+}
+
+// The variants exercise what the exercise teaches, so that no mistake a student can make is
+// invisible to grading: an exercise on grouped heads draws, on the book's inputs or one of the
+// first `seeds` variants, kv_heads >= 2 with at least 2 query heads a group (a head mapping is
+// tested); a block draws at least two positions (RoPE turns something).
+void check_mechanisms_drawn(const Exercise& e, const std::string& file, int seeds, std::vector<Problem>& out) {
+    const bool gqa = number_input(e.inputs, "query_heads") && number_input(e.inputs, "kv_heads");
+    const bool block = number_input(e.inputs, "rope_theta") && matrix_rows(e.inputs, "x") > 0;
+    bool grouped = false, turned = false;
+    for (int s = 0; s <= (e.variants.empty() ? 0 : seeds); ++s) {
+        const InputList inputs = s ? variant_inputs(e, std::uint64_t(s)) : e.inputs;
+        const double q = number_input(inputs, "query_heads").value_or(0), kv = number_input(inputs, "kv_heads").value_or(0);
+        grouped = grouped || (kv >= 2 && q >= 2 * kv);
+        turned = turned || matrix_rows(inputs, "x") >= 2;
+    }
+    if (gqa && !grouped)
+        out.push_back({file, "variants",
+                       {fmt::format("neither the book's inputs nor the first {} variants draw kv_heads >= 2 with at least "
+                                    "2 query heads a group: a wrong head mapping would never lose a point",
+                                    seeds),
+                        fmt::format("书中的输入和前 {} 个变体都没有 kv_heads >= 2 且每组至少 2 个查询头的情形：头的对应关系出错也不会扣分",
+                                    seeds)}});
+    if (block && !turned)
+        out.push_back({file, "variants",
+                       {"no case has two positions: RoPE never turns anything", "没有任何情形包含两个位置：RoPE 从未转动任何东西"}});
 }
 
 // The parts a result got wrong, "name (verdict)", for a message.
@@ -245,11 +300,85 @@ std::vector<Problem> check_exercise(const fs::path& root, const Exercise& e, con
     std::vector<Problem> out;
     check_references(e, settings, relative_to(root, e.file), out);
     check_mistakes(e, relative_to(root, e.file), settings.mistake_seeds, out);
+    check_mechanisms_drawn(e, relative_to(root, e.file), settings.mistake_seeds, out);
+    for (const auto& [a, b] : mistake_coverage(e, settings.mistake_seeds).identical)
+        out.push_back({relative_to(root, e.file), "mistakes",
+                       {fmt::format("{} and {} give the same answers on the book's inputs and on {} variants: no "
+                                    "program can be told to have made one rather than the other",
+                                    a, b, settings.mistake_seeds),
+                        fmt::format("{} 与 {} 在书中的输入和 {} 个变体上给出的答案完全相同：无法分辨程序犯的是哪一个",
+                                    a, b, settings.mistake_seeds)}});
     check_template(root, e, run, out);
     check_solved(root, e, run, settings, out);
     return out;
 }
 
 std::string problem_line(const Problem& p, Lang lang) { return fmt::format("{}: {}: {}", p.file, p.field, p.message.in(lang)); }
+
+}  // namespace blockcheck
+
+namespace blockcheck {
+namespace {
+
+// The case's answers of every declared mistake the reference makes, by id (its first key).
+std::map<std::string, Values> by_id(const Exercise& e, const ExpectedCase& answers) {
+    std::map<std::string, Values> out;
+    for (const std::string& id : e.mistakes)
+        if (const Values* v = mistaken_answers(answers, id)) out.emplace(id, *v);
+    return out;
+}
+
+}  // namespace
+
+MistakeCoverage mistake_coverage(const Exercise& e, int seeds) {
+    MistakeCoverage coverage;
+    std::vector<std::string> ids;
+    for (const std::string& id : e.mistakes)
+        if (!derived_from_expected(id)) ids.push_back(id), coverage.rows.push_back({id, false, {}});
+    std::map<std::pair<std::string, std::string>, bool> told_apart;
+    for (int s = 0; s <= (e.variants.empty() ? 0 : seeds); ++s) {
+        ExpectedCase answers;
+        try {
+            answers = e.expected->answers_and_mistakes(e, s ? variant_inputs(e, std::uint64_t(s)) : e.inputs);
+        } catch (const std::exception&) {
+            continue;  // reported by check_references
+        }
+        const std::map<std::string, Values> made = by_id(e, answers);
+        for (MistakeCoverage::Row& row : coverage.rows)
+            if (changes_an_answer(answers, row.id)) {
+                if (s == 0) row.book = true;
+                else row.variants.push_back(s);
+            }
+        for (std::size_t i = 0; i < ids.size(); ++i)
+            for (std::size_t j = i + 1; j < ids.size(); ++j) {
+                auto a = made.find(ids[i]), b = made.find(ids[j]);
+                if (a == made.end() || b == made.end() || !same_answers(a->second, b->second))
+                    told_apart[{ids[i], ids[j]}] = true;
+            }
+    }
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        for (std::size_t j = i + 1; j < ids.size(); ++j)
+            if (!told_apart[{ids[i], ids[j]}]) coverage.identical.emplace_back(ids[i], ids[j]);
+    return coverage;
+}
+
+std::string coverage_doc(const std::vector<const Exercise*>& exercises, int seeds) {
+    std::string doc = fmt::format(
+        "# Where each declared mistake shows\n\n"
+        "Written by `blockcheck validate --coverage` (a test keeps it true). For every exercise, each mistake "
+        "its definition declares and the reference makes: whether it changes an answer on the book's inputs, "
+        "and on how many of the first {} variants. A mistake read off the expected value (a sign, a factor, a "
+        "32-bit wrap) shows wherever its part is not zero and is not listed.\n",
+        seeds);
+    for (const Exercise* e : exercises) {
+        const MistakeCoverage coverage = mistake_coverage(*e, seeds);
+        if (coverage.rows.empty()) continue;
+        doc += fmt::format("\n## {}\n\n| mistake | book | variants 1-{} |\n|---|---|---|\n", e->id, seeds);
+        for (const MistakeCoverage::Row& row : coverage.rows)
+            doc += fmt::format("| `{}` | {} | {}/{} |\n", row.id, row.book ? "yes" : "no", row.variants.size(),
+                               e->variants.empty() ? 0 : seeds);
+    }
+    return doc;
+}
 
 }  // namespace blockcheck

@@ -34,6 +34,24 @@ std::vector<Problem> check_definition_text(const std::filesystem::path& root, co
 std::vector<Problem> check_exercise(const std::filesystem::path& root, const Exercise& exercise,
                                     const RunSettings& run, const ValidateSettings& settings);
 
+// Where each declared mistake shows: on the book's inputs, and on which of the first `seeds`
+// variants some answer differs from the right one (a mistake read off the expected value is
+// left out: it shows wherever the part is not zero).
+struct MistakeCoverage {
+    struct Row {
+        std::string id;
+        bool book = false;
+        std::vector<int> variants;  // the seeds it shows on
+    };
+    std::vector<Row> rows;
+    // Pairs of declared mistakes whose answers are the same on every case checked.
+    std::vector<std::pair<std::string, std::string>> identical;
+};
+MistakeCoverage mistake_coverage(const Exercise& exercise, int seeds);
+
+// docs/mistake-coverage.md: the matrix exercise x mistake x book/variants, from mistake_coverage.
+std::string coverage_doc(const std::vector<const Exercise*>& exercises, int seeds);
+
 // "data/exercises/ch25/x.json: hints[1].zh: missing" in the reader's language.
 std::string problem_line(const Problem& problem, Lang lang);
 

@@ -1,7 +1,10 @@
 #include "checker/exercise/diagnosis.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <stdexcept>
 
 namespace blockcheck {
@@ -27,18 +30,28 @@ bool all_zero(const Value& v) {
     return true;
 }
 
+struct Factor {
+    Real value;
+    std::string text;  // "2", "1/2", "sqrt(2)", ...
+};
+
 // The simple factors a value is often off by: 2, sqrt(2), sqrt(n), n and their inverses (n:
 // elements of a row, the width a mean or a 1/sqrt(d) runs over).
-std::vector<Real> simple_factors(const Value& expected) {
+std::vector<Factor> simple_factors(const Value& expected) {
     using std::sqrt;
     std::size_t n = 0;
     if (auto* vec = std::get_if<Vector<Real>>(&expected)) n = vec->size();
     if (auto* m = std::get_if<Matrix<Real>>(&expected)) n = m->cols;
-    // sqrt(2): the 1/sqrt(d) of the chapter's two-dimensional heads
-    std::vector<Real> factors = {Real(2), Real(1) / Real(2), sqrt(Real(2)), Real(1) / sqrt(Real(2))};
+    std::vector<Factor> factors;
+    auto both = [&](const Real& f, const std::string& text) {
+        factors.push_back({f, text});
+        factors.push_back({Real(1) / f, "1/" + text});
+    };
+    both(Real(2), "2");
+    both(sqrt(Real(2)), "sqrt(2)");  // the 1/sqrt(d) of the chapter's two-dimensional heads
     if (n > 2) {
-        const Real rn(static_cast<long>(n));
-        for (const Real& f : std::vector<Real>{sqrt(rn), rn}) factors.push_back(f), factors.push_back(Real(1) / f);
+        both(sqrt(Real(static_cast<long>(n))), fmt::format("sqrt({})", n));
+        both(Real(static_cast<long>(n)), std::to_string(n));
     }
     return factors;
 }
@@ -78,145 +91,165 @@ Real one_degree() {
     return acos(Real(-1)) / 180;
 }
 
-Diagnosis named(const std::string& id) { return {id, mistake_message(id)}; }
-
-}  // namespace
-
-const Text& mistake_message(const std::string& id) {
-    static const std::map<std::string, Text> messages = {
-        {"float_precision",
-         {"the value is off by about what float (single precision, 7 digits) arithmetic leaves: compute in double",
-          "数值的偏差正是 float（单精度，约 7 位有效数字）运算留下的大小：请用 double 计算"}},
-        {"hard_coded",
-         {"right on the book's inputs but wrong on other inputs: the program seems to print the book's numbers "
-          "instead of computing them from what it reads",
-          "书中的输入能算对，换一组输入就错：程序似乎直接输出了书上的数，而不是用读入的输入计算"}},
-        {"degrees_as_radians",
-         {"this is what comes out when an angle in degrees is passed to sin or cos as if it were radians: convert "
-          "with degrees * pi / 180 first",
-          "把以度为单位的角直接当作弧度传给 sin 或 cos，就会得到这个结果：先用 度数 * pi / 180 换算"}},
-        {"radians_as_degrees",
-         {"this is the angle in radians, but the answer asks for degrees: multiply by 180 / pi",
-          "这是以弧度表示的角，而本题要求以度表示：乘以 180 / pi"}},
-        {"sign_flipped", {"the value has the right size but the opposite sign", "数值大小正确，但符号相反"}},
-        {"transposed",
-         {"this is the transpose of the expected matrix: rows and columns are swapped", "这是正确矩阵的转置：行与列对调了"}},
-        {"permuted",
-         {"the elements are right but in another order", "各元素的值都对，但顺序不对"}},
-        {"scaled",
-         {"the value is off by a simple factor (2, a square root of the width, or the width itself): look for a "
-          "missing or extra factor, such as a sum used for a mean or a 1/sqrt(d) applied twice",
-          "数值差了一个简单的倍数（2、宽度的平方根或宽度本身）：检查是否少乘或多乘了一个因子，例如把求和当作平均，或 1/sqrt(d) 用了两次"}},
-        {"clockwise_rotation",
-         {"the arrows turn clockwise here; RoPE turns them counter-clockwise: (x cos θ − y sin θ, x sin θ + y cos θ)",
-          "这里的箭头是顺时针转的；RoPE 是逆时针旋转：(x cos θ − y sin θ, x sin θ + y cos θ)"}},
-        {"position_off_by_one",
-         {"the positions seem counted from 1; positions start at 0, and position p turns by p × angle",
-          "位置似乎是从 1 开始数的；位置从 0 开始，位置 p 转过 p × 角度"}},
-        {"pairing_half_vs_interleaved",
-         {"the coordinates are paired as (i, i + d/2); this exercise pairs neighbours (2i, 2i+1)",
-          "坐标被配成了 (i, i + d/2)；本题按相邻配对 (2i, 2i+1)"}},
-        {"angle_not_scaled",
-         {"the angles are not scaled: the long-context factor was never applied to the positions or the base",
-          "角度没有缩放：长上下文的缩放因子没有作用到位置或底数上"}},
-        {"ntk_exponent",
-         {"the base was multiplied by the factor s itself; NTK-aware scaling uses base × s^(d/(d−2))",
-          "底数直接乘了因子 s；NTK-aware 缩放用的是 base × s^(d/(d−2))"}},
-        {"eps_omitted",
-         {"epsilon is missing from the root: RMSNorm divides by sqrt(mean of squares + eps)",
-          "根号里漏了 epsilon：RMSNorm 除以 sqrt(平方的平均 + eps)"}},
-        {"eps_outside_sqrt",
-         {"epsilon was added outside the square root; it belongs inside: sqrt(mean of squares + eps)",
-          "epsilon 加在了根号外面；它应在根号里面：sqrt(平方的平均 + eps)"}},
-        {"mean_subtracted",
-         {"the mean was subtracted first: that is LayerNorm; RMSNorm divides the row as it is by its root mean square",
-          "先减去了均值：那是 LayerNorm；RMSNorm 直接用原始行除以它的均方根"}},
-        {"gain_omitted",
-         {"the gains g were not applied: RMSNorm multiplies each coordinate by its gain after normalising",
-          "没有乘增益 g：RMSNorm 归一化之后要把每个坐标乘以对应的增益"}},
-        {"sum_not_mean",
-         {"the squares were summed but not averaged: divide their sum by the row's width",
-          "平方只求了和，没有求平均：要把平方和除以这一行的宽度"}},
-        {"sigmoid_for_silu",
-         {"this is sigmoid(a), the gate's pass ratio; SiLU is a × sigmoid(a)", "这是 sigmoid(a)，只是门的通过比例；SiLU 是 a × sigmoid(a)"}},
-        {"relu_for_silu",
-         {"this is ReLU where SwiGLU uses SiLU: SiLU(a) = a / (1 + e^−a) is smooth and slightly negative below zero",
-          "这里用的是 ReLU，而 SwiGLU 用的是 SiLU：SiLU(a) = a / (1 + e^−a) 是光滑的，在零以下略为负"}},
-        {"gate_up_swapped",
-         {"the gate and up projections are swapped: SiLU goes on x W_gate, and x W_up is multiplied in",
-          "gate 和 up 两个投影用反了：SiLU 作用在 x W_gate 上，x W_up 只是相乘"}},
-        {"transposed_weights",
-         {"the weights were used transposed: with W of shape [C, F], the projection is x W", "权重被转置后使用了：W 的形状是 [C, F]，投影是 x W"}},
-        {"no_attention_scale",
-         {"the scores were not divided by sqrt(d) before the softmax", "注意力分数在 softmax 之前没有除以 sqrt(d)"}},
-        {"not_causal",
-         {"later positions were visible: a causal query only reads keys at its own position or earlier",
-          "后面的位置也被看见了：因果注意力的查询只能读取自己及之前位置的键"}},
-        {"wrong_kv_head",
-         {"the query heads were mapped to key/value heads round-robin (h mod kv_heads); GQA groups neighbours: head h "
-          "reads h / (query_heads / kv_heads)",
-          "查询头被轮流分配到了键值头（h mod kv_heads）；GQA 按相邻分组：第 h 个头读取 h / (query_heads / kv_heads)"}},
-        {"bias_counted",
-         {"biases were counted; these blocks have none, only the weight matrices (and the norms' gains) count",
-          "把偏置也算进去了；这些模块没有偏置，只算权重矩阵（以及归一化的增益）"}},
-        {"matrix_missing",
-         {"a matrix is missing: SwiGLU has three (gate, up and down), the ReLU FFN two",
-          "少算了一个矩阵：SwiGLU 有三个（gate、up、down），ReLU FFN 才是两个"}},
-        {"relu_width_for_swiglu",
-         {"the ReLU FFN's width was kept for SwiGLU; to keep the parameter budget SwiGLU narrows it to two thirds",
-          "SwiGLU 沿用了 ReLU FFN 的宽度；为了保持参数量，SwiGLU 要把宽度缩到三分之二"}},
-    };
-    return messages.at(id);
+// What a 32-bit signed int holds for the whole number x: x mod 2^32 in [-2^31, 2^31).
+std::optional<Real> int32_wrapped(const Value& expected) {
+    const auto* x = std::get_if<Real>(&expected);
+    const Real two31("2147483648"), two32("4294967296");
+    if (!x || (*x < two31 && *x >= -two31)) return std::nullopt;
+    using std::floor;
+    Real r = *x - floor(*x / two32) * two32;
+    if (r >= two31) r -= two32;
+    return r;
 }
 
-const std::vector<std::string>& generic_mistakes() {
-    static const std::vector<std::string> all = {"float_precision",   "hard_coded",   "degrees_as_radians",
-                                                 "radians_as_degrees", "sign_flipped", "transposed",
-                                                 "permuted",           "scaled"};
-    return all;
-}
-
-bool derived_from_expected(const std::string& id) {
-    const auto& generic = generic_mistakes();
-    return id != "degrees_as_radians" && std::find(generic.begin(), generic.end(), id) != generic.end();
-}
-
-bool known_mistake(const std::string& id) {
+// True when what was read fits `value` at the part's precision (booleans, choices: equal).
+bool fits(const AnswerSpec& spec, const Reading& given, const Value& value) {
+    const bool given_undefined = std::holds_alternative<Undefined>(given);
+    if (given_undefined || std::holds_alternative<Undefined>(value))
+        return given_undefined && std::holds_alternative<Undefined>(value);
+    if (is_numeric(spec.kind)) return within_tolerance(spec, given, value);
     try {
-        mistake_message(id);
-        return true;
-    } catch (const std::out_of_range&) {
+        return format_value(to_value(given), 20) == format_value(value, 20);
+    } catch (const std::exception&) {
         return false;
     }
 }
 
-std::optional<Diagnosis> diagnose(const AnswerSpec& spec, const PartResult& part, const ProgramLine& given,
-                                  const Value& expected, const std::map<std::string, Values>& mistakes) {
-    if (!is_numeric(spec.kind)) return std::nullopt;
-    const bool wrong = part.verdict == Verdict::wrong;
+// True when the mistake's value would not pass as the right one.
+bool changes(const AnswerSpec& spec, const Value& mistaken, const Value& expected) {
+    try {
+        return !fits(spec, parse_reading(format_value(mistaken, 40)), expected);
+    } catch (const std::exception&) {
+        return format_value(mistaken, 40) != format_value(expected, 40);
+    }
+}
+
+// The key's parameter: "pi_truncated/3.14" -> "3.14"; "" when it has none.
+std::string mistake_parameter(const std::string& key) {
+    const auto slash = key.find('/');
+    return slash == std::string::npos ? "" : key.substr(slash + 1);
+}
+
+std::string fill(std::string text, const std::string& parameter) {
+    for (const char* slot : {"{pi}", "{factor}"})
+        for (auto at = text.find(slot); at != std::string::npos; at = text.find(slot))
+            text.replace(at, std::string_view(slot).size(), parameter);
+    return text;
+}
+
+Diagnosis named(const std::string& key) { return {mistake_id(key), mistake_message(key)}; }
+
+// The generic mistakes one wrong part's value fits (read off the expected value).
+std::vector<std::string> generic_fits(const AnswerSpec& spec, const PartResult& part, const Reading& given,
+                                      const Value& expected) {
+    std::vector<std::string> found;
     const bool float_sized = part.rel_error && *part.rel_error > float_rel_low && *part.rel_error <= float_rel_high;
-    if (part.verdict == Verdict::correct) {
-        if (part.inexact && float_sized) return named("float_precision");
-        return std::nullopt;
+    if (float_sized) return {"float_precision"};
+    if (spec.kind == AnswerKind::integer)
+        if (auto wrapped = int32_wrapped(expected); wrapped && within_tolerance(spec, given, Value(*wrapped)))
+            found.push_back("int32_wrap");
+    if (all_zero(expected)) return found;
+    if (angle_in_degrees(spec) && within_tolerance(spec, given, scaled_value(expected, one_degree())))
+        found.push_back("radians_as_degrees");
+    if (within_tolerance(spec, given, scaled_value(expected, Real(-1)))) found.push_back("sign_flipped");
+    if (auto* m = std::get_if<Matrix<Real>>(&expected); m && within_tolerance(spec, given, Value(transpose(*m))))
+        found.push_back("transposed");
+    if (permuted(spec, given, expected)) found.push_back("permuted");
+    for (const Factor& f : simple_factors(expected))
+        if (within_tolerance(spec, given, scaled_value(expected, f.value))) {
+            found.push_back("scaled/" + f.text);
+            break;
+        }
+    return found;
+}
+
+}  // namespace
+
+std::string mistake_id(const std::string& key) { return key.substr(0, key.find('/')); }
+
+Text mistake_message(const std::string& key) {
+    const MistakeEntry* entry = find_mistake(mistake_id(key));
+    if (!entry) throw std::out_of_range("no mistake \"" + key + "\" in data/mistakes.json");
+    const std::string parameter = mistake_parameter(key);
+    return {fill(entry->message.en, parameter), fill(entry->message.zh, parameter)};
+}
+
+const std::vector<std::string>& generic_mistakes() {
+    static const std::vector<std::string> all = [] {
+        std::vector<std::string> ids;
+        for (const MistakeEntry& m : mistake_catalogue())
+            if (m.made_by != "reference") ids.push_back(m.id);
+        return ids;
+    }();
+    return all;
+}
+
+bool derived_from_expected(const std::string& id) {
+    const MistakeEntry* entry = find_mistake(mistake_id(id));
+    return entry && entry->made_by == "expected";
+}
+
+bool known_mistake(const std::string& id) { return find_mistake(id) != nullptr; }
+
+std::vector<std::string> explaining_mistakes(const std::vector<GivenPart>& parts,
+                                             const std::map<std::string, Values>& mistakes) {
+    std::vector<std::string> keys;
+    for (const auto& [key, values] : mistakes) {
+        bool explains = true, shown = false;
+        for (const GivenPart& p : parts) {
+            if (!p.given || !p.expected) continue;  // a part never printed neither fits nor contradicts
+            auto made = values.find(p.spec->name);
+            const bool changed = made != values.end() && changes(*p.spec, made->second, *p.expected);
+            // by value: a part short of digits but right so far is right here
+            const bool right = fits(*p.spec, p.given->value, *p.expected);
+            if (changed && !right && fits(*p.spec, p.given->value, made->second))
+                shown = true;
+            else if (changed || !right)
+                explains = false;
+            if (!explains) break;
+        }
+        if (explains && shown) keys.push_back(key);
     }
-    if (!wrong) return std::nullopt;
-    // the exercise's own mistakes, as the reference computes them, in the order declared
-    for (const auto& [id, values] : mistakes) {
-        auto it = values.find(spec.name);
-        if (it == values.end()) continue;
-        if (within_tolerance(spec, given.value, it->second)) return named(id);
+    return keys;
+}
+
+void diagnose_program(std::vector<GivenPart>& parts, const std::map<std::string, Values>& mistakes) {
+    const std::vector<std::string> keys = explaining_mistakes(parts, mistakes);
+    std::set<std::string> ids;
+    std::string parameters;
+    for (const std::string& key : keys) {
+        ids.insert(mistake_id(key));
+        if (!mistake_parameter(key).empty())
+            parameters += (parameters.empty() ? "" : " / ") + mistake_parameter(key);
     }
-    if (float_sized) return named("float_precision");
-    if (all_zero(expected)) return std::nullopt;
-    if (angle_in_degrees(spec) && within_tolerance(spec, given.value, scaled_value(expected, one_degree())))
-        return named("radians_as_degrees");
-    if (within_tolerance(spec, given.value, scaled_value(expected, Real(-1)))) return named("sign_flipped");
-    if (auto* m = std::get_if<Matrix<Real>>(&expected); m && within_tolerance(spec, given.value, Value(transpose(*m))))
-        return named("transposed");
-    if (permuted(spec, given.value, expected)) return named("permuted");
-    for (const Real& factor : simple_factors(expected))
-        if (within_tolerance(spec, given.value, scaled_value(expected, factor))) return named("scaled");
-    return std::nullopt;
+    if (ids.size() == 1) {  // one mistake explains it all: named on each part it changes
+        const std::string key = *ids.begin() + (parameters.empty() ? "" : "/" + parameters);
+        const Values& values = mistakes.at(keys.front());
+        for (GivenPart& p : parts) {
+            auto made = values.find(p.spec->name);
+            if (p.given && made != values.end() && changes(*p.spec, made->second, *p.expected)) p.result->diagnosis = named(key);
+        }
+        return;
+    }
+    for (GivenPart& p : parts) {
+        if (!p.given || !p.expected || !is_numeric(p.spec->kind)) continue;
+        const PartResult& r = *p.result;
+        const bool float_sized = r.rel_error && *r.rel_error > float_rel_low && *r.rel_error <= float_rel_high;
+        if (r.verdict == Verdict::correct) {
+            if (r.inexact && float_sized) p.result->diagnosis = named("float_precision");
+            continue;
+        }
+        if (r.verdict != Verdict::wrong || !ids.empty()) continue;  // two mistakes fit: neither is named
+        // a declared mistake that fits this part but not the program: the value is no evidence
+        const bool coincides = std::any_of(mistakes.begin(), mistakes.end(), [&](const auto& m) {
+            auto made = m.second.find(p.spec->name);
+            return made != m.second.end() && changes(*p.spec, made->second, *p.expected) &&
+                   fits(*p.spec, p.given->value, made->second);
+        });
+        if (coincides) continue;
+        const std::vector<std::string> found = generic_fits(*p.spec, r, p.given->value, *p.expected);
+        if (found.size() == 1) p.result->diagnosis = named(found.front());
+    }
 }
 
 }  // namespace blockcheck

@@ -130,7 +130,7 @@ Exercise read_fields(const Json& json, const std::filesystem::path& file, const 
         if (!list.is_array()) throw InputFileError(field_path(where, "mistakes") + ": expected a list of mistake ids, got " + json_shown(list));
         for (const Json& id : list) {
             const std::string name = id.is_string() ? id.get<std::string>() : json_shown(id);
-            if (!known_mistake(name)) throw InputFileError(field_path(where, "mistakes") + ": unknown mistake \"" + name + "\"");
+            require_known_mistake(name, field_path(where, "mistakes"));
             e.mistakes.push_back(name);
         }
     }

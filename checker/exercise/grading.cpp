@@ -139,6 +139,28 @@ std::optional<std::string> closest_name(std::string_view name, const std::vector
     return best;
 }
 
+// The whole program's diagnosis (diagnosis.hpp): the mistakes' answers (the reference once more
+// per declared mistake) are computed only when some part is wrong.
+static void diagnose(const Exercise& exercise, const InputList& inputs, const ProgramOutput& parsed,
+                     const Values& expected, std::vector<PartResult>& parts) {
+    std::vector<GivenPart> given;
+    bool any_wrong = false;
+    for (std::size_t i = 0; i < parts.size() && i < exercise.answers.size(); ++i) {
+        auto line = parsed.answers.find(exercise.answers[i].name);
+        auto want = expected.find(exercise.answers[i].name);
+        given.push_back({&exercise.answers[i], &parts[i], line == parsed.answers.end() ? nullptr : &line->second,
+                         want == expected.end() ? nullptr : &want->second});
+        any_wrong = any_wrong || (parts[i].verdict == Verdict::wrong && line != parsed.answers.end());
+    }
+    std::map<std::string, Values> mistakes;
+    if (any_wrong) try {
+            mistakes = expected_answers_and_mistakes(exercise, inputs).mistakes;
+        } catch (const std::exception&) {
+            // no mistakes' answers for these inputs: only the generic diagnoses
+        }
+    diagnose_program(given, mistakes);
+}
+
 ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, std::string_view output,
                             const AnswerCompareOptions& options) {
     ExpectedCase reference;
@@ -150,13 +172,6 @@ ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, s
                                 std::string("参考解答出错：") + e.what()});
     }
     const Values& expected = reference.answers;
-    // The mistakes' answers (the reference once more per declared mistake) only for a wrong part.
-    bool mistakes_made = false;
-    auto mistakes = [&]() -> const std::map<std::string, Values>& {
-        if (!mistakes_made) reference.mistakes = expected_answers_and_mistakes(exercise, inputs).mistakes;
-        mistakes_made = true;
-        return reference.mistakes;
-    };
     const ProgramOutput parsed = parse_program_output(output);
     ExerciseResult r;
     r.id = exercise.id;
@@ -171,13 +186,10 @@ ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, s
         else if (given == parsed.answers.end() && issue != parsed.issues.end())
             r.parts.push_back(unparseable_part(spec, *issue));
         else {
-            PartResult part = grade_part(spec, given == parsed.answers.end() ? nullptr : &given->second, want->second, options);
-            if (given != parsed.answers.end())
-                part.diagnosis = diagnose(spec, part, given->second, want->second,
-                                          part.verdict == Verdict::wrong ? mistakes() : reference.mistakes);
-            r.parts.push_back(std::move(part));
+            r.parts.push_back(grade_part(spec, given == parsed.answers.end() ? nullptr : &given->second, want->second, options));
         }
     }
+    diagnose(exercise, inputs, parsed, expected, r.parts);
     std::vector<std::string> answer_names;
     for (const AnswerSpec& spec : exercise.answers) answer_names.push_back(spec.name);
     for (const ProtocolIssue& issue : parsed.issues)

@@ -13,10 +13,13 @@ namespace blockcheck {
 // one is MQA, anything between is GQA.
 struct HeadLayout {
     std::size_t query_heads = 0, kv_heads = 0, head_dim = 0;
+    // A classic slip, made on purpose only to diagnose it (mistake wrong_kv_head): head h reads
+    // key/value head h mod kv_heads.
+    bool round_robin = false;
 
     std::size_t group_size() const { return query_heads / kv_heads; }
     // Query head h reads key/value head h / (query_heads / kv_heads).
-    std::size_t kv_head_of(std::size_t h) const { return h / group_size(); }
+    std::size_t kv_head_of(std::size_t h) const { return round_robin ? h % kv_heads : h / group_size(); }
 };
 
 // softmax(s)_j = exp(s_j - max s) / sum_k exp(s_k - max s); subtracting the max keeps every

@@ -32,8 +32,12 @@ struct BlockConfig {
     // eps_outside_sqrt); the chapter's block keeps these defaults.
     bool causal = true;               // false: every query sees the whole cache
     EpsPlacement eps_placement = EpsPlacement::under_root;
+    // Three more (rope_on_v, no_attention_scale, wrong_kv_head).
+    bool rotate_v = false;            // true: V turned by RoPE as Q and K
+    bool scale_scores = true;         // false: scores q.k without the 1/sqrt(d)
+    bool kv_round_robin = false;      // true: query head h reads KV head h mod kv_heads
 
-    HeadLayout heads() const { return {query_heads, kv_heads, head_dim}; }
+    HeadLayout heads() const { return {query_heads, kv_heads, head_dim, kv_round_robin}; }
     // The frequency plan for a forward whose last position is sequence_length - 1.
     Rope<T> rope(std::size_t sequence_length = 0) const {
         return make_rope(rope_theta, head_dim, rope_scaling, rope_layout, sequence_length);
@@ -92,7 +96,7 @@ Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T>
                              long start_position, KvCache<T>& cache, Trace<T>* trace) {
     Matrix<T> q = record(trace, "Q", matmul(n, w.q));
     Matrix<T> k = record(trace, "K", matmul(n, w.k));
-    const Matrix<T> v = record(trace, "V", matmul(n, w.v));
+    Matrix<T> v = record(trace, "V", matmul(n, w.v));
     if (start_position < 0 || start_position > std::numeric_limits<long>::max() - static_cast<long>(n.rows))
         throw std::invalid_argument("positions start_position .. start_position + T - 1 out of range");
     const Rope<T> rope = config.rope(static_cast<std::size_t>(start_position) + n.rows);
@@ -102,10 +106,16 @@ Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T>
         RopeTurn<T> turn = rope_turn(rope, T(positions[t]));
         apply_rope(q.row(t), rope, turn);
         apply_rope(k.row(t), rope, turn);  // V is never rotated
+        if (config.rotate_v) apply_rope(v.row(t), rope, turn);
         cache.append(k.row(t), v.row(t), positions[t]);
     }
     record(trace, "Q_rotated", q);
     record(trace, "K_rotated", k);
+    if (!config.scale_scores) {  // the attention divides by sqrt(d): undone on the queries
+        using std::sqrt;
+        const T root = sqrt(T(static_cast<long>(config.head_dim)));
+        for (T& x : q.values) x *= root;
+    }
     // Without the causal mask (not_causal) every query sees the whole cache.
     const std::vector<long> visible_up_to = config.causal ? positions : std::vector<long>(n.rows, cache.positions.back());
     std::vector<Matrix<T>> weights;  // [query_heads][T, cache positions]

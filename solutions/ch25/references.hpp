@@ -78,6 +78,18 @@ inline Value layer_norm_unit(const Vector<Real>& x) {
         return Undefined{};
     }
 }
+// LayerNorm as a reference computes it.  Mistake unbiased_variance: the variance divided by
+// n - 1, which is LayerNorm with gains sqrt((n - 1) / n).
+inline Value layer_norm_unit(const Inputs& in, const Vector<Real>& x) {
+    using std::sqrt;
+    if (!in.mistake("unbiased_variance") || x.size() < 2) return layer_norm_unit(x);
+    const Real n(static_cast<long>(x.size()));
+    try {
+        return layer_norm<Real>(x, Vector<Real>(x.size(), sqrt((n - 1) / n)), Vector<Real>(x.size(), Real(0)), Real(0));
+    } catch (const UndefinedNorm&) {
+        return Undefined{};
+    }
+}
 
 // The teaching plan turning `angle_degrees` counter-clockwise a position.
 // Mistake clockwise_rotation: the same turn clockwise (the sine's sign flipped).
@@ -110,6 +122,13 @@ inline std::pair<Matrix<Real>, Matrix<Real>> gate_and_up(const Inputs& in, const
     return {w_gate, w_up};
 }
 
+// W_down as the FFN uses it.  Mistake transposed_weights: W_down^T as well (square only).
+inline Matrix<Real> down_as_used(const Inputs& in, const Matrix<Real>& w_down) {
+    if (!in.mistake("transposed_weights")) return w_down;
+    if (w_down.rows != w_down.cols) throw InputError("transposed weights do not fit non-square matrices");
+    return transpose(w_down);
+}
+
 // FFN matrix parameters as a reference counts them. Mistakes: bias_counted (a bias on every
 // matrix's output: F for each of up and gate, C for down), matrix_missing (SwiGLU counted with
 // two matrices, as a ReLU FFN).
@@ -118,6 +137,7 @@ inline Count relu_ffn_count(const Inputs& in, Count hidden, Count ffn_hidden) {
 }
 inline Count swiglu_ffn_count(const Inputs& in, Count hidden, Count ffn_hidden) {
     if (in.mistake("matrix_missing")) return relu_ffn_parameters(hidden, ffn_hidden);
+    if (in.mistake("matrix_counted_twice")) return swiglu_ffn_parameters(hidden, ffn_hidden) + hidden * ffn_hidden;
     return swiglu_ffn_parameters(hidden, ffn_hidden) + (in.mistake("bias_counted") ? 2 * ffn_hidden + hidden : 0);
 }
 

@@ -7,7 +7,7 @@ Values rms_norm_shift(const Inputs& in) {
     const Vector<Real>& row = in.vector("row");  // [C]
     const Vector<Real> shifted_row = ch25::shifted(row, in.number("shift"));
     const Value rms = ch25::rms_norm_unit(in, row), shifted_rms = ch25::rms_norm_unit(in, shifted_row);
-    const Value layer = ch25::layer_norm_unit(row), shifted_layer = ch25::layer_norm_unit(shifted_row);
+    const Value layer = ch25::layer_norm_unit(in, row), shifted_layer = ch25::layer_norm_unit(in, shifted_row);
     return {
         {"rms_norm", rms},
         {"shifted_rms_norm", shifted_rms},

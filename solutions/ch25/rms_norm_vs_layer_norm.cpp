@@ -11,8 +11,8 @@ Values rms_norm_vs_layer_norm(const Inputs& in) {
         {"root_mean_square", ch25::root_mean_square(in, row)},
         {"rms_norm", ch25::rms_norm_unit(in, row)},
         {"shifted_rms_norm", ch25::rms_norm_unit(in, shifted_row)},
-        {"layer_norm", ch25::layer_norm_unit(row)},
-        {"shifted_layer_norm", ch25::layer_norm_unit(shifted_row)},
+        {"layer_norm", ch25::layer_norm_unit(in, row)},
+        {"shifted_layer_norm", ch25::layer_norm_unit(in, shifted_row)},
     };
 }
 

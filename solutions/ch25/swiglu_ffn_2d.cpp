@@ -7,7 +7,7 @@ namespace blockcheck {
 Values swiglu_ffn_2d(const Inputs& in) {
     const Matrix<Real> x = matrix_from_rows<Real>({in.vector("x")});  // [1, C]
     const auto [w_gate, w_up] = ch25::gate_and_up(in, in.matrix("w_gate"), in.matrix("w_up"));  // [C, F] each
-    const Matrix<Real>& w_down = in.matrix("w_down");                 // [F, C]
+    const Matrix<Real> w_down = ch25::down_as_used(in, in.matrix("w_down"));  // [F, C]
 
     const Matrix<Real> gate = matmul(x, w_gate), up = matmul(x, w_up);  // [1, F]
     Vector<Real> silu_gate(gate.values.size());

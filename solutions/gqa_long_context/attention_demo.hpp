@@ -21,8 +21,8 @@ inline AttentionDemo read_attention_demo(const Inputs& in) {
     if (d.head_dim % 2 != 0) throw InputError("input 'head_dim' should be even");
     // theta_i = base^(-2i/d), positions 0 .. T-1: the demo's frequency plan
     // Mistake pairing_half_vs_interleaved: pairs (i, i + d/2) rotated instead of (2i, 2i+1).
-    d.rope = make_rope(positive_number(in, "base"), d.head_dim, RopeScaling<Real>{},
-                       in.mistake("pairing_half_vs_interleaved") ? RopeLayout::half : RopeLayout::interleaved);
+    d.rope = plain_rope(in, positive_number(in, "base"), d.head_dim, RopeScaling<Real>{},
+                        in.mistake("pairing_half_vs_interleaved") ? RopeLayout::half : RopeLayout::interleaved);
     d.q = in.matrix("q");
     d.k = in.matrix("k");
     d.v = in.matrix("v");
@@ -42,6 +42,17 @@ inline Matrix<Real> unscaled_if(const Inputs& in, Matrix<Real> q, std::size_t he
     const Real root = sqrt(Real(static_cast<long>(head_dim)));
     for (Real& x : q.values) x *= root;
     return q;
+}
+
+// The demo's attention: every position visible.  Mistake mask_added: a causal mask applied.
+inline Matrix<Real> demo_attention(const Inputs& in, const Matrix<Real>& q, const Matrix<Real>& k, const Matrix<Real>& v,
+                                   const HeadLayout& layout) {
+    if (!in.mistake("mask_added")) return attention_all_visible(q, k, v, layout);
+    KvCache<Real> cache;
+    std::vector<long> positions(q.rows);
+    for (std::size_t t = 0; t < k.rows; ++t) cache.append(k.row(t), v.row(t), static_cast<long>(t));
+    for (std::size_t t = 0; t < q.rows; ++t) positions[t] = static_cast<long>(t);
+    return causal_attention<Real>(q, positions, cache, layout);
 }
 
 }  // namespace blockcheck::companion

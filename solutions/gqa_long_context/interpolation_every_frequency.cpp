@@ -10,9 +10,8 @@ Values interpolation_every_frequency(const Inputs& in) {
     const Real position(integer_at_least(in, "position", 0));
     if (head_dim % 2 != 0) throw InputError("input 'head_dim' should be even");
 
-    const Rope<Real> plain = make_rope(base, head_dim, RopeScaling<Real>{}, RopeLayout::interleaved);
-    const Rope<Real> linear =
-        make_rope(base, head_dim, RopeScaling<Real>{RopeScalingType::linear, factor}, RopeLayout::interleaved);
+    const Rope<Real> plain = companion::plain_rope(in, base, head_dim);
+    const Rope<Real> linear = companion::plain_rope(in, base, head_dim, companion::linear_scaling(in, factor));
     const Vector<Real> speed = companion::radians_per_position(plain);
     const Vector<Real> linear_speed = companion::radians_per_position(linear);
     Vector<Real> angles(speed.size()), linear_angles(speed.size());

@@ -10,13 +10,13 @@ Values kv_cache_budget(const Inputs& in) {
     const Count head_dim = positive_count(in, "head_dim");
     const Count sequence = positive_count(in, "sequence");
     const Count bytes = positive_count(in, "bytes_per_element");
-    const Count budget = positive_count(in, "budget_gib") << 30;  // GiB -> bytes
+    const Count budget = positive_count(in, "budget_gib") * companion::gib_bytes(in);  // GiB -> bytes
     if (query_heads % kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
 
     // One sequence is a batch of one; whole sequences only.
-    const Count mha = kv_cache_bytes(layers, query_heads, head_dim, sequence, 1, bytes);
-    const Count gqa = kv_cache_bytes(layers, kv_heads, head_dim, sequence, 1, bytes);
-    const Count mqa = kv_cache_bytes(layers, 1, head_dim, sequence, 1, bytes);
+    const Count mha = companion::kv_bytes(in, layers, query_heads, head_dim, sequence, 1, bytes);
+    const Count gqa = companion::kv_bytes(in, layers, kv_heads, head_dim, sequence, 1, bytes);
+    const Count mqa = companion::kv_bytes(in, layers, 1, head_dim, sequence, 1, bytes);
     return {
         {"mha_bytes_per_sequence", companion::count(mha)},
         {"gqa_bytes_per_sequence", companion::count(gqa)},

@@ -14,10 +14,10 @@ Values kv_cache_sizes(const Inputs& in) {
     if (query_heads % kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
 
     // MHA keeps one K/V head per query head, MQA one for all of them.
-    const Count mha = kv_cache_bytes(layers, query_heads, head_dim, sequence, batch, bytes);
-    const Count gqa = kv_cache_bytes(layers, kv_heads, head_dim, sequence, batch, bytes);
-    const Count mqa = kv_cache_bytes(layers, 1, head_dim, sequence, batch, bytes);
-    const Real gib = Real(static_cast<unsigned long long>(Count(1) << 30));
+    const Count mha = companion::kv_bytes(in, layers, query_heads, head_dim, sequence, batch, bytes);
+    const Count gqa = companion::kv_bytes(in, layers, kv_heads, head_dim, sequence, batch, bytes);
+    const Count mqa = companion::kv_bytes(in, layers, 1, head_dim, sequence, batch, bytes);
+    const Real gib = Real(static_cast<unsigned long long>(companion::gib_bytes(in)));
     return {
         {"mha_kv_cache_bytes", companion::count(mha)},
         {"gqa_kv_cache_bytes", companion::count(gqa)},

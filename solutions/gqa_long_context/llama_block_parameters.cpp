@@ -12,9 +12,10 @@ Values llama_block_parameters(const Inputs& in) {
     if (query_heads % kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
 
     // Mistake relu_width_for_swiglu: the ReLU FFN's 4 C kept as SwiGLU's width.
-    const Count ffn_hidden = in.mistake("relu_width_for_swiglu") ? 4 * hidden : llama_ffn_hidden(hidden, multiple);
+    const Count ffn_hidden = in.mistake("relu_width_for_swiglu") ? 4 * hidden : companion::ffn_width(in, hidden, multiple);
     BlockParameters p = block_parameters(hidden, query_heads, kv_heads, head_dim, ffn_hidden);
     if (in.mistake("matrix_missing")) p.gate = 0;  // SwiGLU counted with two matrices
+    if (in.mistake("matrix_counted_twice")) p.up *= 2;  // the up matrix counted twice
     if (in.mistake("bias_counted")) {               // a bias on every matrix's output
         p.q += query_heads * head_dim, p.k += kv_heads * head_dim, p.v += kv_heads * head_dim, p.o += hidden;
         p.gate += ffn_hidden, p.up += ffn_hidden, p.down += hidden;

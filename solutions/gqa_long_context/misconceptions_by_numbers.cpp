@@ -16,13 +16,20 @@ Values misconceptions_by_numbers(const Inputs& in) {
     for (std::size_t i = 0; i < gate.size(); ++i) {
         sigmoid[i] = Real(1) / (Real(1) + exp(-gate[i]));  // the gate's pass ratio
         silu_values[i] = silu(gate[i]);                      // x * sigmoid(x)
+        if (in.mistake("sigmoid_for_silu")) silu_values[i] = sigmoid[i];
+        if (in.mistake("relu_for_silu")) silu_values[i] = gate[i] > 0 ? gate[i] : Real(0);
     }
 
     const Vector<Real>& row = in.vector("row");
     if (row.empty()) throw InputError("input 'row' should not be empty");
     Value normed, mean;
     try {
-        const Vector<Real> y = rms_norm<Real>(row, Vector<Real>(row.size(), Real(1)), Real(0));
+        Vector<Real> centred = row;  // mistake mean_subtracted: LayerNorm's centring first
+        Real row_mean(0);
+        for (const Real& v : row) row_mean += v / Real(static_cast<long>(row.size()));
+        if (in.mistake("mean_subtracted"))
+            for (Real& v : centred) v -= row_mean;
+        const Vector<Real> y = rms_norm<Real>(centred, Vector<Real>(row.size(), Real(1)), Real(0));
         Real sum(0);
         for (const Real& v : y) sum += v;
         normed = y;

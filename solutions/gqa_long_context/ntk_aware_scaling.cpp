@@ -10,11 +10,10 @@ Values ntk_aware_scaling(const Inputs& in) {
     const Count head_dim = positive_count(in, "head_dim");
     if (head_dim % 2 != 0 || head_dim < 4) throw InputError("input 'head_dim' should be even and at least 4");
 
-    const Rope<Real> plain = make_rope(base, head_dim, RopeScaling<Real>{}, RopeLayout::interleaved);
+    const Rope<Real> plain = companion::plain_rope(in, base, head_dim);
     const Rope<Real> ntk =
         companion::ntk_rope(in, base, factor, head_dim);
-    const Rope<Real> linear =
-        make_rope(base, head_dim, companion::linear_scaling(in, factor), RopeLayout::interleaved);
+    const Rope<Real> linear = companion::plain_rope(in, base, head_dim, companion::linear_scaling(in, factor));
     const std::size_t last = plain.inverse_frequencies.size() - 1;
     return {
         {"ntk_base", companion::ntk_scaled_base(in, base, factor, head_dim)},

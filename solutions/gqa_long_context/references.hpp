@@ -61,7 +61,11 @@ inline const Real& positive_number(const Inputs& in, const std::string& name) {
 }
 
 // The one-pair teaching plan turning `angle_degrees` a position.
-inline Rope<Real> stamp_rope(const Inputs& in) { return fixed_angle_rope(radians(in.number("angle_degrees"))); }
+// Mistake clockwise_rotation: the stamp turns the other way.
+inline Rope<Real> stamp_rope(const Inputs& in) {
+    const Real angle = radians(in.number("angle_degrees"));
+    return fixed_angle_rope(in.mistake("clockwise_rotation") ? Real(-angle) : angle);
+}
 
 // Position Interpolation on a plan: positions are divided by the factor before they turn
 // anything, which is what make_rope does for RopeScalingType::linear.
@@ -70,23 +74,74 @@ inline Rope<Real> interpolated(Rope<Real> rope, const Real& factor) {
     return rope;
 }
 
+// The frequency plan's exponent as a student may slip on it, for the plan on `base` (the base
+// the plan really uses: NTK's scaled one). Mistakes exponent_without_2 (base^(-i/d)),
+// integer_exponent (-2i/d in integers, 0 for every pair: every inverse frequency 1),
+// last_pair_off_by_one (the last pair taken as i = d/2: 1/base).
+inline Rope<Real> slipped_exponent(const Inputs& in, Rope<Real> rope, const Real& base) {
+    using std::pow;
+    const std::size_t pairs = rope.inverse_frequencies.size();
+    const Real d(static_cast<long>(2 * pairs));
+    for (std::size_t i = 0; i < pairs; ++i) {
+        const Real pair(static_cast<long>(i));
+        if (in.mistake("exponent_without_2")) rope.inverse_frequencies[i] = pow(base, -pair / d);
+        if (in.mistake("integer_exponent")) rope.inverse_frequencies[i] = Real(1);
+    }
+    if (pairs > 0 && in.mistake("last_pair_off_by_one")) rope.inverse_frequencies[pairs - 1] = Real(1) / base;
+    return rope;
+}
+
+// The plain plan (pairs (2i, 2i+1)) on `base` with a scaling that leaves the base alone (none,
+// linear), the exponent as the student computes it.
+inline Rope<Real> plain_rope(const Inputs& in, const Real& base, std::size_t head_dim, RopeScaling<Real> scaling = {},
+                             RopeLayout layout = RopeLayout::interleaved) {
+    return slipped_exponent(in, make_rope(base, head_dim, scaling, layout), base);
+}
+
 // The scalings a reference applies.  Mistake angle_not_scaled: the factor never applied.
 inline RopeScaling<Real> linear_scaling(const Inputs& in, const Real& factor) {
     if (in.mistake("angle_not_scaled")) return {};
     return {RopeScalingType::linear, factor};
 }
-// NTK-aware: base' = base s^(d/(d-2)).  Mistake ntk_exponent: base' = base s, the exponent
-// d/(d-2) dropped; the plan is then the plain one on that base.
+// NTK-aware: base' = base s^(d/(d-2)).  Mistakes ntk_exponent: base' = base s, the exponent
+// d/(d-2) dropped; ntk_exponent_inverted: base' = base s^((d-2)/d). The plan is then the plain
+// one on that base.
 inline Real ntk_scaled_base(const Inputs& in, const Real& base, const Real& factor, std::size_t head_dim) {
+    using std::pow;
     if (in.mistake("angle_not_scaled")) return base;
+    if (in.mistake("ntk_exponent_inverted")) {
+        const Real d(static_cast<long>(head_dim));
+        return base * pow(factor, (d - Real(2)) / d);
+    }
     return in.mistake("ntk_exponent") ? Real(base * factor) : ntk_base(base, factor, head_dim);
 }
-// The NTK-aware plan: make_rope's NTK scaling, or the plain plan on the mistaken base.
+// The NTK-aware plan: make_rope's NTK scaling, or the plain plan on the mistaken base (or with
+// the mistaken exponent, on the right base).
 inline Rope<Real> ntk_rope(const Inputs& in, const Real& base, const Real& factor, std::size_t head_dim) {
     const Real scaled = ntk_scaled_base(in, base, factor, head_dim);
-    if (in.mistake("angle_not_scaled") || in.mistake("ntk_exponent"))
-        return make_rope(scaled, head_dim, RopeScaling<Real>{}, RopeLayout::interleaved);
-    return make_rope(base, head_dim, RopeScaling<Real>{RopeScalingType::ntk, factor}, RopeLayout::interleaved);
+    if (in.mistake("angle_not_scaled") || in.mistake("ntk_exponent") || in.mistake("ntk_exponent_inverted"))
+        return plain_rope(in, scaled, head_dim);
+    return slipped_exponent(
+        in, make_rope(base, head_dim, RopeScaling<Real>{RopeScalingType::ntk, factor}, RopeLayout::interleaved), scaled);
+}
+
+// The KV cache's bytes as a reference counts them.  Mistakes kv_factor_forgotten (K alone, the
+// factor 2 for K and V left out), layers_forgotten (one layer's cache).
+inline Count kv_bytes(const Inputs& in, Count layers, Count kv_heads, Count head_dim, Count sequence, Count batch,
+                      Count bytes_per_element) {
+    const Count bytes = kv_cache_bytes(in.mistake("layers_forgotten") ? 1 : layers, kv_heads, head_dim, sequence, batch,
+                                       bytes_per_element);
+    return in.mistake("kv_factor_forgotten") ? bytes / 2 : bytes;
+}
+// Bytes in a GiB.  Mistake gib_as_gb: 10^9.
+inline Count gib_bytes(const Inputs& in) { return in.mistake("gib_as_gb") ? Count(1000000000) : Count(1) << 30; }
+
+// LLaMA's FFN width, two thirds of 4 C rounded up to a multiple.  Mistakes integer_two_thirds
+// (2 / 3 in integers, 0), rounded_down (to the multiple below).
+inline Count ffn_width(const Inputs& in, Count hidden, Count multiple) {
+    if (in.mistake("integer_two_thirds")) return (2 / 3) * 4 * hidden;
+    if (in.mistake("rounded_down")) return 2 * (4 * hidden) / 3 / multiple * multiple;
+    return llama_ffn_hidden(hidden, multiple);
 }
 
 // Every pair's turn for one step of position: inv_freq_i / divisor, in radians.

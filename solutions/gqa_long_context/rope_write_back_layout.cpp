@@ -10,8 +10,11 @@ Values rope_write_back_layout(const Inputs& in) {
     const Matrix<Real> k_in_place = rotate_rows(d.k, d.rope);
     const Matrix<Real> q_halves = halves_side_by_side(q_in_place, d.head_dim);
     const Matrix<Real> k_halves = halves_side_by_side(k_in_place, d.head_dim);
-    const Matrix<Real> out_in_place = attention_all_visible(q_in_place, k_in_place, d.v, HeadLayout{d.heads, d.heads, d.head_dim});
-    const Matrix<Real> out_halves = attention_all_visible(q_halves, k_halves, d.v, HeadLayout{d.heads, d.heads, d.head_dim});
+    const HeadLayout layout{d.heads, d.heads, d.head_dim};
+    const Matrix<Real> out_in_place =
+        companion::demo_attention(in, companion::unscaled_if(in, q_in_place, d.head_dim), k_in_place, d.v, layout);
+    const Matrix<Real> out_halves =
+        companion::demo_attention(in, companion::unscaled_if(in, q_halves, d.head_dim), k_halves, d.v, layout);
     return {
         {"q_interleaved", q_in_place},
         {"attention_output_interleaved", out_in_place},

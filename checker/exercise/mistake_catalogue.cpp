@@ -1,0 +1,84 @@
+#include "checker/exercise/mistake_catalogue.hpp"
+
+#include "checker/common/json_exact.hpp"
+#include "checker/exercise/grading.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace blockcheck {
+namespace {
+
+// data/mistakes.json as the build read it (CMakeLists.txt writes the include).
+constexpr const char catalogue_text[] =
+#include "mistakes_json.inc"
+    ;
+
+Text text_of_entry(const nlohmann::json& entry, const char* key, const std::string& where) {
+    const auto& t = entry.at(key);
+    Text text{t.at("en").get<std::string>(), t.at("zh").get<std::string>()};
+    if (text.en.empty() || text.zh.empty()) throw std::logic_error(where + "." + key + ": empty text");
+    return text;
+}
+
+std::vector<MistakeEntry> read_catalogue() {
+    const auto json = nlohmann::json::parse(catalogue_text);
+    std::vector<MistakeEntry> all;
+    for (const auto& entry : json.at("mistakes")) {
+        const std::string where = "data/mistakes.json: " + entry.value("id", std::string("(no id)"));
+        try {
+            MistakeEntry m{entry.at("id").get<std::string>(), entry.at("mechanism").get<std::string>(),
+                           entry.at("made_by").get<std::string>(), text_of_entry(entry, "changes", where),
+                           text_of_entry(entry, "message", where)};
+            if (m.made_by != "reference" && m.made_by != "inputs" && m.made_by != "expected")
+                throw std::logic_error(where + ".made_by: expected reference, inputs or expected");
+            if (std::any_of(all.begin(), all.end(), [&](const MistakeEntry& e) { return e.id == m.id; }))
+                throw std::logic_error(where + ": the id is listed twice");
+            all.push_back(std::move(m));
+        } catch (const nlohmann::json::exception& e) {
+            throw std::logic_error(where + ": " + e.what());
+        }
+    }
+    return all;
+}
+
+}  // namespace
+
+const std::vector<MistakeEntry>& mistake_catalogue() {
+    static const std::vector<MistakeEntry> all = read_catalogue();
+    return all;
+}
+
+const MistakeEntry* find_mistake(std::string_view id) {
+    for (const MistakeEntry& m : mistake_catalogue())
+        if (m.id == id) return &m;
+    return nullptr;
+}
+
+void require_known_mistake(const std::string& id, const std::string& where) {
+    if (find_mistake(id)) return;
+    std::vector<std::string> ids;
+    for (const MistakeEntry& m : mistake_catalogue()) ids.push_back(m.id);
+    std::string message = where + ": unknown mistake \"" + id + "\" (not in data/mistakes.json)";
+    if (auto near = closest_name(id, ids)) message += "; did you mean \"" + *near + "\"?";
+    throw InputFileError(message);
+}
+
+std::string mistakes_doc() {
+    std::string doc =
+        "# The mistake catalogue\n\n"
+        "Written by `blockcheck validate --mistakes-doc` from data/mistakes.json (a test keeps the two "
+        "alike). Each mistake changes exactly one thing: the reference (or the block) makes it with one "
+        "switch (`made by: reference`), on changed inputs (`inputs`), or the grader reads it off the "
+        "expected value (`expected`). A mistake is named only when it explains the whole program: every "
+        "part it changes has its value, every part it leaves alone is right.\n\n"
+        "| id | mechanism | made by | the one thing it changes |\n|---|---|---|---|\n";
+    for (const MistakeEntry& m : mistake_catalogue())
+        doc += fmt::format("| `{}` | {} | {} | {} |\n", m.id, m.mechanism, m.made_by, m.changes.en);
+    return doc;
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,36 @@
+// The mistake catalogue (data/mistakes.json, compiled in): one entry per classic slip, with what
+// it changes and the message that names it, in English and Chinese. The diagnosis, the exercise
+// definitions' "mistakes" lists and docs/mistakes.md all read it; no mistake is described twice.
+#pragma once
+
+#include "checker/common/i18n.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace blockcheck {
+
+struct MistakeEntry {
+    std::string id;         // "integer_exponent"
+    std::string mechanism;  // "rope", "kv_cache", ... or "generic"
+    std::string made_by;    // "reference" (a switch in the block or reference), "inputs", "expected"
+    Text changes;           // the one thing the mistake changes
+    Text message;           // names the slip, never the expected value; may hold {factor} or {pi}
+};
+
+// Every entry, in the file's order; the file is checked when first read (a malformed entry is
+// a std::logic_error naming data/mistakes.json and the entry).
+const std::vector<MistakeEntry>& mistake_catalogue();
+
+// The entry of `id`, or nullptr.
+const MistakeEntry* find_mistake(std::string_view id);
+
+// An exercise's declared id checked against the catalogue: an InputFileError naming `where`
+// and, when one is close, the id most likely meant.
+void require_known_mistake(const std::string& id, const std::string& where);
+
+// docs/mistakes.md: every mistake with its mechanism and the one thing it changes.
+std::string mistakes_doc();
+
+}  // namespace blockcheck
