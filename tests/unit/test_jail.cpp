@@ -17,6 +17,7 @@
 #include <string>
 
 #include "jail_testing.hpp"
+#include "run_testing.hpp"
 #include "temp_dir.hpp"
 
 using namespace blockcheck;
@@ -24,19 +25,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path compiled_hostile(const std::string& name, const fs::path& cache) {
-    const CompileResult compiled =
-        compile_program(fs::path(BLOCKCHECK_SOURCE_DIR) / "tests" / "hostile" / (name + ".cpp"), {}, cache);
-    REQUIRE_MESSAGE(compiled.ok(), compiled.diagnostics);
-    return compiled.binary;
-}
+using testing::compiled_hostile;
 
-Limits small_limits() {
-    Limits limits;
-    limits.cpu_seconds = 1;
-    limits.wall_seconds = 3;
-    return limits;
-}
+Limits small_limits() { return testing::test_limits(1, 3, 512); }
 
 }  // namespace
 

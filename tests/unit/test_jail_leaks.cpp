@@ -11,6 +11,7 @@
 #include <string>
 
 #include "jail_testing.hpp"
+#include "run_testing.hpp"
 #include "temp_dir.hpp"
 
 using namespace blockcheck;
@@ -18,20 +19,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Limits leak_limits() {
-    Limits limits;
-    limits.cpu_seconds = 2;
-    limits.wall_seconds = 5;
-    limits.memory_bytes = 512u << 20;
-    return limits;
-}
+Limits leak_limits() { return testing::test_limits(2, 5, 512); }
 
-fs::path hostile_program(const std::string& name, const fs::path& cache) {
-    const CompileResult result =
-        compile_program(fs::path(BLOCKCHECK_SOURCE_DIR) / "tests" / "hostile" / (name + ".cpp"), {}, cache);
-    REQUIRE_MESSAGE(result.ok(), result.diagnostics);
-    return result.binary;
-}
+fs::path hostile_program(const std::string& name, const fs::path& cache) { return testing::compiled_hostile(name, cache); }
 
 std::size_t occurrences(const std::string& text, const std::string& word) {
     std::size_t n = 0;

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "jail_testing.hpp"
+#include "run_testing.hpp"
 #include "temp_dir.hpp"
 
 using namespace blockcheck;
@@ -21,19 +22,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Limits small_limits() {
-    Limits limits;
-    limits.cpu_seconds = 1;
-    limits.wall_seconds = 3;
-    limits.memory_bytes = 128u << 20;
-    return limits;
-}
+Limits small_limits() { return testing::test_limits(1, 3, 128); }
 
-fs::path compiled(const fs::path& source, const fs::path& cache) {
-    const CompileResult result = compile_program(source, {}, cache);
-    REQUIRE_MESSAGE(result.ok(), result.diagnostics);
-    return result.binary;
-}
+fs::path compiled(const fs::path& source, const fs::path& cache) { return testing::compiled_program(source, cache); }
 
 fs::path compiled_text(const std::string& name, const std::string& text, const fs::path& dir) {
     const fs::path source = dir / (name + ".cpp");

@@ -14,17 +14,16 @@
 #include <fstream>
 #include <sstream>
 
+#include "exercise_testing.hpp"
+
 using namespace blockcheck;
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path repo = BLOCKCHECK_SOURCE_DIR;
+const fs::path& repo = testing::repository();
 
-const ExerciseSet& exercises() {
-    static const ExerciseSet set = ExerciseSet::load(repo);
-    return set;
-}
+const ExerciseSet& exercises() { return testing::shipped_exercises(); }
 
 // A number as a double program prints it: 17 significant digits, trailing zeros kept.
 std::string printed(const Real& x) { return fmt::format("{:.16e}", x.convert_to<double>()); }

@@ -24,17 +24,16 @@
 
 #include "temp_dir.hpp"
 
+#include "exercise_testing.hpp"
+
 using namespace blockcheck;
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path repo = BLOCKCHECK_SOURCE_DIR;
+const fs::path& repo = testing::repository();
 
-const ExerciseSet& exercises() {
-    static const ExerciseSet set = ExerciseSet::load(repo);
-    return set;
-}
+const ExerciseSet& exercises() { return testing::shipped_exercises(); }
 
 RunSettings settings() {
     static testing::TempDir cache("mistakes-cache");

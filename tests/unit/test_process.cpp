@@ -19,6 +19,7 @@
 
 #include "jail_testing.hpp"
 #include "sandbox_testing.hpp"
+#include "run_testing.hpp"
 #include "temp_dir.hpp"
 
 using namespace blockcheck;
@@ -57,13 +58,7 @@ fs::path hostile(const std::string& name) {
 }
 
 // Small limits keep the suite fast.
-Limits small_limits() {
-    Limits limits;
-    limits.cpu_seconds = 1;
-    limits.wall_seconds = 2;
-    limits.memory_bytes = 256u << 20;
-    return limits;
-}
+Limits small_limits() { return testing::test_limits(1, 2, 256); }
 
 RunResult run_hostile(const std::string& name, const Limits& limits = small_limits()) {
     return run_process({hostile(name).string()}, {}, limits);

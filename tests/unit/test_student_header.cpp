@@ -11,6 +11,8 @@
 
 #include "temp_dir.hpp"
 
+#include "exercise_testing.hpp"
+
 using namespace blockcheck;
 namespace fs = std::filesystem;
 
@@ -30,10 +32,7 @@ RunResult compile_and_run(const std::string& program, const std::string& stdin_t
     return run_process({build.binary.string()}, stdin_text, Limits{});
 }
 
-const ExerciseSet& exercises() {
-    static const ExerciseSet set = ExerciseSet::load(repo);
-    return set;
-}
+const ExerciseSet& exercises() { return testing::shipped_exercises(); }
 
 }  // namespace
 
