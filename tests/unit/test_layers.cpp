@@ -27,6 +27,10 @@ const fs::path source_dir = BLOCKCHECK_SOURCE_DIR;
 // including platforms/. An entry added here must name a real include (the test fails otherwise).
 const std::set<std::pair<std::string, std::string>> known_room_circles = {};
 
+// Files the build writes (CMakeLists.txt, into build/generated/) that a source may include: the
+// mistake catalogue's text, data/mistakes.json compiled in.
+const std::set<std::string> generated_includes = {"mistakes_json.inc"};
+
 struct Include {
     std::string file;    // the including file, relative to the repository
     int line = 0;
@@ -133,6 +137,7 @@ std::vector<std::string> layer_violations(const std::vector<Include>& includes,
     };
     std::vector<std::string> messages;
     for (const Include& inc : includes) {
+        if (!inc.found && generated_includes.count(inc.target)) continue;
         if (!inc.found) {
             messages.push_back(inc.where() + ": includes \"" + inc.target + "\", which is no file of the repository");
             continue;
