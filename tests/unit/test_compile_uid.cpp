@@ -98,6 +98,7 @@ TEST_CASE("compile uid: the compiler's jail as root without bubblewrap runs as a
     CHECK(jail.uid >= 1'900'000'000u);
     const RunResult id = compile_parts::run_compiler({"id", "-u"}, build, compiler_limits(), jail);
     REQUIRE_MESSAGE(id.status == RunStatus::exited, id.error);
+    CHECK(id.out != "0\n");
     CHECK(id.out == std::to_string(jail.uid) + "\n");
     // The build folder is the uid's to write in.
     const RunResult touch = compile_parts::run_compiler({"touch", "written"}, build, compiler_limits(), jail);
@@ -105,6 +106,25 @@ TEST_CASE("compile uid: the compiler's jail as root without bubblewrap runs as a
     struct stat st {};
     REQUIRE(::stat((build / "written").c_str(), &st) == 0);
     CHECK(st.st_uid == jail.uid);
+}
+
+TEST_CASE("compile uid: as root with bubblewrap, the compiler runs inside it as a throw-away uid") {
+    if (!root_or_skip()) return;
+    if (!Sandbox::available()) {
+        MESSAGE("skipped: bubblewrap does not work here");
+        return;
+    }
+    TempDir cache("compile-uid-cache");
+    const fs::path build = cache.path / "build-probe";
+    fs::create_directories(build);
+    const Sandbox sandbox{build, {}};
+    const compile_parts::CompilerJail jail = compile_parts::compiler_jail(sandbox, cache.path);
+    REQUIRE_MESSAGE(jail.refused.empty(), jail.refused);
+    CHECK(jail.sandbox == &sandbox);
+    REQUIRE(jail.uid >= 1'900'000'000u);
+    const RunResult id = compile_parts::run_compiler({"id", "-u"}, build, compiler_limits(), jail);
+    REQUIRE_MESSAGE(id.status == RunStatus::exited, (id.error + id.err));
+    CHECK(id.out == std::to_string(jail.uid) + "\n");
 }
 
 TEST_CASE("compile uid: as root, a folder the throw-away uid cannot read refuses the compile without bubblewrap") {
