@@ -191,15 +191,15 @@ struct BuildDir {
 };
 
 // A program that compiles anywhere, compiled in `dir` with `argv` (the flags, without a source)
-// under the same limits and sandbox: when it fails too, the compiler or its limits are at fault,
+// under the same limits, sandbox and uid: when it fails too, the compiler or its limits are at fault,
 // not the student's program. Probed every time (a compiler can vanish or break mid-run), which
 // costs one tiny compile per failure that is not cached yet.
-bool probe_compiles(std::vector<std::string> argv, const fs::path& dir, const Limits& limits, const Sandbox* sandbox) {
+bool probe_compiles(std::vector<std::string> argv, const fs::path& dir, const Limits& limits, const CompilerJail& jail) {
     constexpr const char* probe = "blockcheck-probe.cpp";
     write_cache_file(dir / probe, "#include <cstdio>\nint main() { std::puts(\"ok\"); }\n");
+    if (jail.uid != 0 && ::lchown((dir / probe).c_str(), jail.uid, jail.uid) != 0) return false;
     argv.insert(argv.end(), {probe, "-o", "blockcheck-probe.out"});
-    const RunResult run = run_process(argv, {}, limits, dir, sandbox);
-    return run.status == RunStatus::exited && run.exit_code == 0;
+    return succeeded(run_compiler(argv, dir, limits, jail));
 }
 
 // Runs g++ in a private folder holding a copy of the source; stores the outcome in the cache.
@@ -225,7 +225,6 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
     if (fs::is_directory(include_dir)) sandbox.readonly_dirs.push_back(include_dir);
     std::vector<std::string> argv_prefix = argv;  // the known-good probe's: no source, no archive
     argv_prefix.insert(argv_prefix.end(), recipe.link_flags.begin(), recipe.link_flags.end());
-    const Sandbox* jail = Sandbox::available() ? &sandbox : nullptr;
     argv.push_back(name);
     if (!recipe.archive.empty()) {
         argv.push_back(recipe.archive.string());
@@ -233,7 +232,9 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
     }
     argv.insert(argv.end(), recipe.link_flags.begin(), recipe.link_flags.end());
     argv.insert(argv.end(), {"-o", binary_name});
-    RunResult run = run_process(argv, {}, limits, dir.path, jail);
+    const CompilerJail jail = compiler_jail(sandbox, cache_dir);
+    if (!jail.refused.empty()) return {CompileStatus::grader_fault, {}, jail.refused};
+    RunResult run = run_compiler(argv, dir.path, limits, jail);
     std::string messages = shorten_paths(run.err, include_dir, dir.path);
     if (!recipe.archive.empty()) replace_all(messages, recipe.archive.string(), archive_name);
     std::string diagnostics = trim_diagnostics(messages);
@@ -262,6 +263,8 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
         return {CompileStatus::rejected, {}, diagnostics};
     }
     write_cache_file(entry.log, diagnostics);
+    if (!reclaim_output(dir.path / binary_name, jail))
+        return {CompileStatus::grader_fault, {}, "cannot take the compiled binary back from the compiler's uid"};
     std::error_code ec;
     fs::rename(dir.path / binary_name, entry.binary, ec);  // atomic: the binary appears whole
     if (ec)

@@ -55,7 +55,10 @@ Limits compiler_limits();
 // way, the flags and the compiler's version; an identical request reuses the binary (or the failure's
 // diagnostics) without running the compiler. The source is copied into a private build folder
 // first with its own headers, so nothing else next to it is visible; with bubblewrap available the compiler also runs
-// sandboxed (it sees /usr, include_dir and that folder only). Writes atomically (temp name then
+// sandboxed (it sees /usr, include_dir and that folder only; BLOCKCHECK_COMPILE_SANDBOX=0 turns that off). A
+// student's source is never compiled as root: as root the compiler runs as a throw-away uid (as programs do,
+// sandbox.hpp), or, where none can be taken, as root only inside bubblewrap; without either the compile is
+// refused (grader_fault, saying why). Writes atomically (temp name then
 // rename), so concurrent or interrupted runs never leave a half-written binary; in one process,
 // identical concurrent requests compile once. A compile stopped by a limit is not cached; it is
 // the program's doing when a known-good program compiles under the same limits, else the grader's.

@@ -91,6 +91,31 @@ std::filesystem::path precompiled_headers(const std::filesystem::path& include_d
                                           const std::string& version, const std::vector<std::string>& flags,
                                           const Limits& limits);
 
+// Who runs the compiler on a student's source, and inside what (compile_user.cpp). A student's
+// source is never compiled as root without bubblewrap around it.
+struct CompilerJail {
+    const Sandbox* sandbox = nullptr;  // bwrap around the compiler; nullptr: none
+    unsigned uid = 0;                  // a throw-away uid (the grader is root); 0: the grader's own
+    std::string refused;               // why no compile may run here; empty: it may
+};
+
+// The jail for a compile in `sandbox.writable_dir` (the build folder, inside cache_dir) reading
+// `sandbox.readonly_dirs`. Bubblewrap when it works here, unless BLOCKCHECK_COMPILE_SANDBOX=0 or
+// BLOCKCHECK_GRADE_ISOLATION forces an isolation without it (uid_only, limits_only: the path of
+// `grade --no-sandbox` in a container). As root, a throw-away uid whenever one can be taken here
+// and every folder the compile reads is open to it (then the build folder becomes its, and
+// cache_dir 0711); else root inside bubblewrap, and without bubblewrap it is refused.
+CompilerJail compiler_jail(const Sandbox& sandbox, const std::filesystem::path& cache_dir);
+
+// Runs the compiler's `argv` in `dir` inside `jail` (a throw-away uid gets only PATH in its
+// environment); every process of that uid is killed afterwards.
+RunResult run_compiler(const std::vector<std::string>& argv, const std::filesystem::path& dir, const Limits& limits,
+                       const CompilerJail& jail);
+
+// A file the throw-away uid wrote becomes the grader's (a regular file, 0755, not followed if a
+// link) before it is moved into the cache. False when it is not a regular file or cannot be taken.
+bool reclaim_output(const std::filesystem::path& file, const CompilerJail& jail);
+
 constexpr const char* archive_name = "libblockcheck-header.a";
 
 }  // namespace blockcheck::compile_parts

@@ -174,6 +174,10 @@ void kill_orphans() {
 
 }  // namespace
 
+unsigned throwaway_uid() { return next_uid(); }
+
+void kill_throwaway_uid(unsigned uid) { kill_uid(uid); }
+
 std::string_view isolation_name(Isolation isolation) {
     switch (isolation) {
         case Isolation::bubblewrap_uid: return "bubblewrap_uid";

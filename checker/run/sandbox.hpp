@@ -38,6 +38,12 @@ bool is_sandbox(Isolation isolation);
 // (root when the grader is root).
 Text without_sandbox(Isolation isolation);
 
+// A fresh throw-away uid (1900000000 + a hash, never a real user's): what a program gets as root,
+// and the compiler too (compile_user.cpp). Take it with StartOptions::uid.
+unsigned throwaway_uid();
+// Kills every process of throw-away `uid` (they may have left their process group).
+void kill_throwaway_uid(unsigned uid);
+
 // Runs compiled programs. The strongest isolation that works here is chosen once, by running
 // /usr/bin/true under each in turn; BLOCKCHECK_GRADE_ISOLATION=<name> forces one (an error if it
 // does not work). A program never runs as root: as root, only the two isolations with a
