@@ -10,7 +10,6 @@
 using namespace blockcheck;
 
 namespace {
-
 using testing::shipped_exercises;
 }  // namespace
 

@@ -24,7 +24,6 @@ namespace {
 
 using testing::repository;
 
-
 // Loads one definition alone (beside chapter 25's chapter.json); returns the error's message.
 std::string load_error(const fs::path& definition) {
     testing::TempDir dir("crafted");

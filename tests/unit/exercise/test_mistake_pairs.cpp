@@ -22,7 +22,6 @@ namespace fs = std::filesystem;
 namespace {
 
 using testing::file_text;
-
 using testing::repository;
 using testing::shipped_exercises;
 

@@ -17,7 +17,6 @@ namespace fs = std::filesystem;
 namespace {
 
 using testing::file_text;
-
 using testing::TempDir;
 
 // Every path below `dir`, relative, sorted.

@@ -29,7 +29,6 @@ namespace {
 
 using testing::file_text;
 using testing::repository;
-
 using testing::TempDir;
 
 void write(const fs::path& file, const std::string& text) {
