@@ -2,7 +2,7 @@
 // mistake made, fed back as a program's output, never get another mistake's name; they get their
 // own unless another declared mistake gives the same answers there. The mistake docs stay what the
 // data says.
-#include "checker/common/errors.hpp"
+#include "base/errors.hpp"
 #include "checker/course/validate.hpp"
 #include "checker/exercise/diagnosis.hpp"
 #include "checker/exercise/grading.hpp"
