@@ -8,7 +8,7 @@ set -euo pipefail
 blockcheck="$1"; root="$2"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 export LANG=C
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$root/tests/e2e/lib/common.sh"
 copy="$work/repo"; mkdir -p "$copy/tests"
 cp -r "$root"/{data,chapters,solutions,docs} "$copy/"
 cp -r "$root/tests/solved" "$copy/tests/"

@@ -8,7 +8,7 @@ set -euo pipefail
 blockcheck="$(realpath "$1")"; root="$(realpath "$2")"
 ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
 export LANG=C BLOCKCHECK_ROOT="$root"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$root/tests/e2e/lib/common.sh"
 
 "$blockcheck" classroom "$ws/out" > "$ws/classroom.log"
 yml="$ws/out/.github/workflows/classroom.yml"

@@ -6,7 +6,7 @@ set -euo pipefail
 blockcheck="$1"; root="$2"
 dir="$root/tests/crafted/block"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$root/tests/e2e/lib/common.sh"
 echo '{"output": [[0]]}' > "$tmp/output.json"
 checked=0
 expect_refusal() {  # file message command...

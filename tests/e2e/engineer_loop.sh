@@ -6,7 +6,7 @@ set -euo pipefail
 blockcheck="$1"; root="$2"
 case_file="$root/data/cases/long-yarn.json"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$root/tests/e2e/lib/common.sh"
 
 "$blockcheck" forward "$case_file" --precision double --out "$tmp/y.npy"
 "$blockcheck" compare "$case_file" "$tmp/y.npy" > "$tmp/cmp.txt" || fail "a double .npy output should pass: $(cat "$tmp/cmp.txt")"

@@ -9,7 +9,7 @@ blockcheck="$1"; root="$2"
 work="$(cd "$(dirname "$blockcheck")" && pwd)/e2e-release"
 rm -rf "$work"; mkdir -p "$work"; trap 'rm -rf "$work"' EXIT
 export LANG=C
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$root/tests/e2e/lib/common.sh"
 rel="$work/student"
 
 # 1. Written, with the default five variants; a second release into the same folder is refused.

@@ -8,7 +8,7 @@ blockcheck="$1"; root="$2"
 work="$(cd "$(dirname "$blockcheck")" && pwd)/e2e-authoring"
 rm -rf "$work"; mkdir -p "$work"; trap 'rm -rf "$work"' EXIT
 export LANG=C
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$root/tests/e2e/lib/common.sh"
 repo="$work/repo"; mkdir -p "$repo"
 cp -r "$root"/{CMakeLists.txt,blockcheck,chapters,checker,data,docs,solutions,tests} "$repo/"
 cd "$repo"

@@ -6,7 +6,7 @@
 set -euo pipefail
 blockcheck="$1"; root="$2"
 ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$root/tests/e2e/lib/common.sh"
 ag="$ws/autograder"
 export LANG=C BLOCKCHECK_ROOT="$root"
 "$blockcheck" gradescope-package "$ws/autograder.zip" --chapter ch25 > "$ws/package.log"

@@ -3,16 +3,9 @@
 #pragma once
 
 #include "checker/exercise/exercise_set.hpp"
-
-#include <filesystem>
+#include "source_tree.hpp"
 
 namespace blockcheck::testing {
-
-// The source tree the tests were built from (data/, chapters/, tests/).
-inline const std::filesystem::path& repository() {
-    static const std::filesystem::path root = BLOCKCHECK_SOURCE_DIR;
-    return root;
-}
 
 // data/exercises/ as shipped, loaded once.
 inline const ExerciseSet& shipped_exercises() {

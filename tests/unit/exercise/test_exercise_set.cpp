@@ -3,41 +3,39 @@
 #include "checker/common/json_exact.hpp"
 #include "checker/exercise/protocol.hpp"
 #include "checker/exercise/variants.hpp"
+#include "exercise_testing.hpp"
 
 #include <doctest/doctest.h>
 
 using namespace blockcheck;
 
 namespace {
-const ExerciseSet& exercises() {
-    static const ExerciseSet set = ExerciseSet::load(BLOCKCHECK_SOURCE_DIR);
-    return set;
-}
+using testing::shipped_exercises;
 }  // namespace
 
 TEST_CASE("both chapters load, chapter 25 first, each exercise with a reference solution") {
-    const auto& all = exercises().all();
+    const auto& all = shipped_exercises().all();
     REQUIRE(all.size() == 27);
     CHECK(all.front().chapter == "ch25");
     CHECK(all.back().chapter == "gqa_long_context");
-    CHECK(exercises().chapter_title("ch25").en == "Chapter 25: RoPE, RMSNorm and SwiGLU");
-    CHECK(exercises().at("rms_norm_zero_row").max_score() == 5);
+    CHECK(shipped_exercises().chapter_title("ch25").en == "Chapter 25: RoPE, RMSNorm and SwiGLU");
+    CHECK(shipped_exercises().at("rms_norm_zero_row").max_score() == 5);
 }
 
 TEST_CASE("only_chapters keeps one chapter and refuses an unknown one") {
-    const ExerciseSet ch25 = exercises().only_chapters({"ch25"});
+    const ExerciseSet ch25 = shipped_exercises().only_chapters({"ch25"});
     CHECK(ch25.all().size() == 10);
     CHECK(ch25.find("rotating_stamp") == nullptr);
-    CHECK(exercises().only_chapters({}).all().size() == 27);
-    CHECK_THROWS_WITH(exercises().only_chapters({"ch99"}), doctest::Contains("the chapters are: ch25, gqa_long_context"));
+    CHECK(shipped_exercises().only_chapters({}).all().size() == 27);
+    CHECK_THROWS_WITH(shipped_exercises().only_chapters({"ch99"}), doctest::Contains("the chapters are: ch25, gqa_long_context"));
 }
 
 TEST_CASE("an unknown exercise id names the ids there are") {
-    CHECK_THROWS_WITH(exercises().at("nope"), doctest::Contains("rms_norm_zero_row"));
+    CHECK_THROWS_WITH(shipped_exercises().at("nope"), doctest::Contains("rms_norm_zero_row"));
 }
 
 TEST_CASE("variants are reproducible, stay in their ranges, and differ between students") {
-    const Exercise& e = exercises().at("swiglu_matched_budget");
+    const Exercise& e = shipped_exercises().at("swiglu_matched_budget");
     const std::uint64_t ada = variant_seed("ada", e.id), bob = variant_seed("bob", e.id);
     CHECK(ada == variant_seed("ada", e.id));
     CHECK(ada != bob);

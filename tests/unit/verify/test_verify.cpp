@@ -3,6 +3,7 @@
 #include "checker/verify/claims.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/verify/rerun_catalog.hpp"
+#include "source_tree.hpp"
 
 #include <doctest/doctest.h>
 
@@ -12,14 +13,14 @@ using namespace blockcheck;
 
 namespace {
 
-const std::filesystem::path root = BLOCKCHECK_SOURCE_DIR;
+using testing::repository;
 
 // Every worked step at 50 digits, by id (computed once for the whole suite).
 const std::map<std::string, Step<Real50>>& all_steps() {
     static const std::map<std::string, Step<Real50>> steps = [] {
         std::map<std::string, Step<Real50>> out;
         for (const std::string& id : worked_ids())
-            for (Step<Real50>& s : compute_worked<Real50>(id, root).steps) out.emplace(s.id, std::move(s));
+            for (Step<Real50>& s : compute_worked<Real50>(id, repository()).steps) out.emplace(s.id, std::move(s));
         return out;
     }();
     return steps;
@@ -62,7 +63,7 @@ Step<Real50> scalar_step(const char* value, StepKind kind) {
 }  // namespace
 
 TEST_CASE("verify: every claim in data/claims has the verdict recorded for it") {
-    const ClaimSet set = read_claims(root / "data" / "claims");
+    const ClaimSet set = read_claims(repository() / "data" / "claims");
     CHECK(set.claims.size() >= 100);
     std::map<ClaimVerdict, int> counts;
     for (const Claim& claim : set.claims) {
@@ -76,7 +77,7 @@ TEST_CASE("verify: every claim in data/claims has the verdict recorded for it") 
 }
 
 TEST_CASE("verify: the chapter's SiLU(1) holds; the article's 0-to-1 gate is a source erratum with its counter-example") {
-    const ClaimSet set = read_claims(root / "data" / "claims");
+    const ClaimSet set = read_claims(repository() / "data" / "claims");
     const ClaimResult silu = check(find_claim(set, "ch25/25.3/silu-1"));
     CHECK(silu.verdict == ClaimVerdict::holds);
     CHECK(silu.computed == "0.7310585786");
@@ -90,7 +91,7 @@ TEST_CASE("verify: the chapter's SiLU(1) holds; the article's 0-to-1 gate is a s
 }
 
 TEST_CASE("verify: a wrong printed value in a copy of the claims data is caught") {
-    nlohmann::ordered_json json = read_json_exact(root / "data" / "claims" / "01-chapter25.json");
+    nlohmann::ordered_json json = read_json_exact(repository() / "data" / "claims" / "01-chapter25.json");
     bool changed = false;
     for (auto& c : json["claims"])
         if (c["id"] == "ch25/25.2/rms") c["printed"] = "3.535543", changed = true;

@@ -11,7 +11,7 @@ using namespace blockcheck;
 
 namespace {
 
-StudentRecord student(const std::string& id, double score) {
+StudentRecord scored_student(const std::string& id, double score) {
     StudentRecord s;
     s.student = id;
     s.score = score;
@@ -19,7 +19,7 @@ StudentRecord student(const std::string& id, double score) {
     return s;
 }
 
-const std::vector<StudentRecord> students = {student("ada", 49), student("bob", 12.5), student("=cmd|' /C calc'!A0", 3)};
+const std::vector<StudentRecord> students = {scored_student("ada", 49), scored_student("bob", 12.5), scored_student("=cmd|' /C calc'!A0", 3)};
 
 const char* roster_text =
     "submission,name,section,canvas_id,sis_user_id,sis_login_id,email,id_number,username\r\n"
@@ -62,7 +62,7 @@ TEST_CASE("without a roster the submission id is the identifier, and a formula f
           "'=cmd|' /C calc'!A0,3\r\nada,49\r\nbob,12.5\r\n");
     CHECK(file.unmatched_submissions.empty());
     for (const char* lead : {"=", "+", "-", "@"}) {
-        const std::string csv = lms_file(Lms::canvas, {student(std::string(lead) + "1+1", 1)}, 49, "a", nullptr).csv;
+        const std::string csv = lms_file(Lms::canvas, {scored_student(std::string(lead) + "1+1", 1)}, 49, "a", nullptr).csv;
         CHECK(csv.find("\r\n'" + std::string(lead) + "1+1,,,'" + lead + "1+1,,1\r\n") != std::string::npos);
     }
 }
@@ -70,7 +70,7 @@ TEST_CASE("without a roster the submission id is the identifier, and a formula f
 TEST_CASE("an id's control bytes reach no LMS file raw: terminal escapes and C1 shown as \\xNN") {
     const std::string id = "=x\x1b[2J\x07\r\xc2\x9b" "1m";
     for (Lms lms : {Lms::canvas, Lms::moodle, Lms::blackboard}) {
-        const std::string csv = lms_file(lms, {student(id, 1)}, 49, "a", nullptr).csv;
+        const std::string csv = lms_file(lms, {scored_student(id, 1)}, 49, "a", nullptr).csv;
         CAPTURE(lms_name(lms));
         CHECK(csv.find("'=x\\x1B[2J\\x07\\x0D\\xC2\\x9B1m") != std::string::npos);
         CHECK(csv.find('\x1b') == std::string::npos);
@@ -107,7 +107,7 @@ TEST_CASE("a roster must hold the identifier its LMS matches by, on every row") 
 }
 
 TEST_CASE("Gradescope's results: visible scored tests, or variant tests after the due date with the book's as feedback") {
-    StudentRecord scored = student("ada", 2);
+    StudentRecord scored = scored_student("ada", 2);
     ExerciseRecord e;
     e.id = "swiglu_ffn_2d";
     e.variant = 7;

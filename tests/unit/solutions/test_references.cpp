@@ -1,6 +1,7 @@
 // Chapter 25's reference solutions, run on the inputs of their exercise files, give the
 // chapter's printed numbers (to the six decimals printed) and its exact counts.
 #include "solutions/exercise.hpp"
+#include "reference_testing.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -15,6 +16,10 @@ using namespace blockcheck;
 namespace fs = std::filesystem;
 
 namespace {
+
+using testing::part;
+using testing::prints_as;
+using testing::word;
 
 const fs::path source_dir = BLOCKCHECK_SOURCE_DIR;
 const fs::path exercise_dir = source_dir / "data" / "exercises" / "ch25";
@@ -94,42 +99,6 @@ Values book_answers(const std::string& id) {
     return it->second(Inputs(inputs));
 }
 
-template <class V>
-const V& part(const Values& answers, const std::string& name) {
-    auto it = answers.find(name);
-    REQUIRE_MESSAGE(it != answers.end(), "answer '" << name << "' is missing");
-    const V* v = std::get_if<V>(&it->second);
-    REQUIRE_MESSAGE(v, "answer '" << name << "' has another kind");
-    return *v;
-}
-
-// x agrees with the printed decimal to the digits printed: within half a unit of its last place.
-bool prints_as(const Real& x, std::string_view printed) {
-    using std::abs;
-    std::size_t point = printed.find('.');
-    long decimals = point == std::string_view::npos ? 0 : static_cast<long>(printed.size() - point - 1);
-    return abs(x - parse_real<Real>(printed)) <= Real(5) * pow(Real(10), Real(-(decimals + 1)));
-}
-
-bool prints_as(const Vector<Real>& x, std::initializer_list<const char*> printed) {
-    if (x.size() != printed.size()) return false;
-    std::size_t i = 0;
-    for (const char* p : printed)
-        if (!prints_as(x[i++], p)) return false;
-    return true;
-}
-
-bool prints_as(const Matrix<Real>& x, std::initializer_list<std::initializer_list<const char*>> printed) {
-    if (x.rows != printed.size()) return false;
-    std::size_t r = 0;
-    for (const auto& row : printed) {
-        if (!prints_as(Vector<Real>(x.row(r).begin(), x.row(r).end()), row)) return false;
-        ++r;
-    }
-    return true;
-}
-
-std::string word(const Values& answers, const std::string& name) { return part<Choice>(answers, name).word; }
 
 }  // namespace
 

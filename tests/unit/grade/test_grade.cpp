@@ -20,36 +20,30 @@
 #include <sstream>
 
 #include "temp_dir.hpp"
+#include "source_tree.hpp"
 
 using namespace blockcheck;
 namespace fs = std::filesystem;
 
 namespace {
 
+using testing::file_text;
+using testing::repository;
 using testing::TempDir;
-
-const fs::path repo = BLOCKCHECK_SOURCE_DIR;
-
-std::string read(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 void write(const fs::path& file, const std::string& text) {
     fs::create_directories(file.parent_path());
     std::ofstream(file, std::ios::binary) << text;
 }
 
-std::string solved(const std::string& name) { return read(repo / "tests/solved/ch25" / (name + ".cpp")); }
+std::string solved(const std::string& name) { return file_text(repository() / "tests/solved/ch25" / (name + ".cpp")); }
 
 // A repository with only two exercises (11 points): fewer programs to build and run.
 fs::path small_root(const fs::path& dir) {
     const fs::path root = dir / "repo";
     fs::create_directories(root / "data/exercises/ch25");
     for (const char* f : {"chapter.json", "swiglu_ffn_2d.json", "rms_norm_zero_row.json"})
-        fs::copy_file(repo / "data/exercises/ch25" / f, root / "data/exercises/ch25" / f);
+        fs::copy_file(repository() / "data/exercises/ch25" / f, root / "data/exercises/ch25" / f);
     return root;
 }
 
@@ -61,7 +55,7 @@ const fs::path& shared_cache() {
 
 GradeSettings settings_for(const fs::path& out) {
     GradeSettings s;
-    s.include_dir = repo / "chapters";
+    s.include_dir = repository() / "chapters";
     s.out = out;
     s.cache_dir = shared_cache();
     s.jobs = 2;
@@ -103,7 +97,7 @@ std::vector<fs::path> grade_in_shards(const ExerciseSet& set, const std::vector<
 
 // Prints the book's answers to swiglu_ffn_2d whatever the inputs: right on the book's inputs only
 // (the e2e scripts' hard-coded submission too).
-const std::string book_constants = read(repo / "tests/e2e/lib/book_constants_swiglu_ffn_2d.cpp");
+const std::string book_constants = file_text(repository() / "tests/e2e/lib/book_constants_swiglu_ffn_2d.cpp");
 
 }  // namespace
 
@@ -160,7 +154,7 @@ TEST_CASE("grade: a small class is graded, written out, and an unchanged rerun g
     write(subs / "ada/chapters/ch25/rms_norm_zero_row.cpp", solved("rms_norm_zero_row"));
     // bob: a zip, one solved and one untouched template, flat, and a stray copy deeper down.
     write_archive(subs / "bob.zip", {{"swiglu_ffn_2d.cpp", solved("swiglu_ffn_2d"), "", false},
-                                     {"rms_norm_zero_row.cpp", read(repo / "chapters/ch25/rms_norm_zero_row.cpp"), "", false},
+                                     {"rms_norm_zero_row.cpp", file_text(repository() / "chapters/ch25/rms_norm_zero_row.cpp"), "", false},
                                      {"old/rms_norm_zero_row.cpp", "garbage", "", false}});
     // cy: the book's constants, which fail a variant.
     write(subs / "cy/swiglu_ffn_2d.cpp", book_constants);
@@ -214,7 +208,7 @@ TEST_CASE("grade: a small class is graded, written out, and an unchanged rerun g
         CHECK(eve.notes.at(0).find("not a regular file") != std::string::npos);
     }
     SUBCASE("the gradebook, junit.xml, summary.txt and the per-student JSON files") {
-        const auto rows = parse_csv(read(dir.path / "out/gradebook.csv"));
+        const auto rows = parse_csv(file_text(dir.path / "out/gradebook.csv"));
         REQUIRE(rows.size() == 6);
         // Columns in the exercises' order on the board.
         const bool rms_first = set.all()[0].id == "rms_norm_zero_row";
@@ -235,11 +229,11 @@ TEST_CASE("grade: a small class is graded, written out, and an unchanged rerun g
     SUBCASE("an unchanged rerun grades nobody; a changed source or other inputs grade again") {
         // An unchanged rerun reuses every readable submission; dee's archive is read again (it is
         // cheap, and an unreadable submission's error is not kept).
-        const std::string gradebook = read(dir.path / "out/gradebook.csv");
+        const std::string gradebook = file_text(dir.path / "out/gradebook.csv");
         const GradeReport second = grade_submissions(set, submissions, settings);
         CHECK(second.reused == 4);
         CHECK(second.compiles == 0);
-        CHECK(read(dir.path / "out/gradebook.csv") == gradebook);
+        CHECK(file_text(dir.path / "out/gradebook.csv") == gradebook);
 
         // A changed source grades that student again, and only that student.
         write(subs / "cy/swiglu_ffn_2d.cpp", solved("swiglu_ffn_2d"));
@@ -274,8 +268,8 @@ TEST_CASE("grade: shards merged give the same class files as one run") {
     const auto merged = merge_outputs(outs, dir.path / "merged", set, &warnings);
     CHECK(warnings.empty());
     CHECK(merged.size() == 6);
-    CHECK(read(dir.path / "merged/gradebook.csv") == read(dir.path / "whole/gradebook.csv"));
-    CHECK(read(dir.path / "merged/summary.txt") == read(dir.path / "whole/summary.txt"));
+    CHECK(file_text(dir.path / "merged/gradebook.csv") == file_text(dir.path / "whole/gradebook.csv"));
+    CHECK(file_text(dir.path / "merged/summary.txt") == file_text(dir.path / "whole/summary.txt"));
     CHECK(fs::exists(dir.path / "merged/results/s3.json"));
     CHECK(fs::exists(dir.path / "merged/gradescope/s3.json"));
 
@@ -288,15 +282,15 @@ TEST_CASE("grade: a forged compile message scores 0 as a compile error, never a 
     TempDir dir("grade-forged");
     const ExerciseSet set = ExerciseSet::load(small_root(dir.path));
     const fs::path subs = dir.path / "submissions";
-    write(subs / "mallory/swiglu_ffn_2d.cpp", read(repo / "tests/hostile/forged_compile_fault.cpp"));
-    write(subs / "mallory/rms_norm_zero_row.cpp", read(repo / "tests/hostile/forged_out_of_memory.cpp"));
+    write(subs / "mallory/swiglu_ffn_2d.cpp", file_text(repository() / "tests/hostile/forged_compile_fault.cpp"));
+    write(subs / "mallory/rms_norm_zero_row.cpp", file_text(repository() / "tests/hostile/forged_out_of_memory.cpp"));
     const GradeReport report = grade_submissions(set, find_submissions({subs}), settings_for(dir.path / "out"));
     const StudentRecord& mallory = student(report, "mallory");
     CHECK(mallory.score == 0);
     CHECK_FALSE(report.grader_faults);
     for (const ExerciseRecord& e : mallory.exercises)
         for (const PartRecord& p : e.parts) CHECK(p.verdict == "compile_error");
-    const std::string gradescope = read(dir.path / "out/gradescope/mallory.json");
+    const std::string gradescope = file_text(dir.path / "out/gradescope/mallory.json");
     CHECK(gradescope.find("\"passed\"") == std::string::npos);
 }
 
@@ -326,8 +320,8 @@ TEST_CASE("grade: a grader fault that repeats on the next run is reported as rep
     CHECK(again.fault_repeated);
     CHECK(again.score == 0);  // not credited again
     CHECK(second.repeated_grader_faults);
-    CHECK(read(dir.path / "out/summary.txt").find("grader faults that repeated") != std::string::npos);
-    CHECK(read(dir.path / "out/gradescope/ada.json").find("two runs in a row") != std::string::npos);
+    CHECK(file_text(dir.path / "out/summary.txt").find("grader faults that repeated") != std::string::npos);
+    CHECK(file_text(dir.path / "out/gradescope/ada.json").find("two runs in a row") != std::string::npos);
 
     // With the compiler back, the student is graded for real.
     const GradeReport third = grade_submissions(set, submissions, settings);
@@ -361,12 +355,12 @@ TEST_CASE("grade: long, invalid-UTF-8, multi-line and formula ids grade like eve
         CHECK(fs::exists(dir.path / "out/results" / (student_file_stem(id) + ".json")));
         CHECK(fs::exists(dir.path / "out/gradescope" / (student_file_stem(id) + ".json")));
     }
-    const std::string summary = read(dir.path / "out/summary.txt");
+    const std::string summary = file_text(dir.path / "out/summary.txt");
     for (const char* name : {"/..zip: a hidden name", "/...zip: a hidden name", "/...dots: a hidden name", "/notes.txt: neither"})
         CHECK_MESSAGE(summary.find(name) != std::string::npos, name);
 
     // No cell a student controls starts with = + - @, and every id reads back (with the apostrophe).
-    const auto rows = parse_csv(read(dir.path / "out/gradebook.csv"));
+    const auto rows = parse_csv(file_text(dir.path / "out/gradebook.csv"));
     REQUIRE(rows.size() == ids.size() + 1);
     std::set<std::string> read_back;
     for (std::size_t r = 1; r < rows.size(); ++r) {
@@ -384,7 +378,7 @@ TEST_CASE("grade: long, invalid-UTF-8, multi-line and formula ids grade like eve
     // Shards merge, whatever the ids.
     const auto merged = merge_outputs(grade_in_shards(set, submissions, settings, dir.path, 2), dir.path / "merged", set);
     CHECK(merged.size() == ids.size());
-    CHECK(read(dir.path / "merged/gradebook.csv") == read(dir.path / "out/gradebook.csv"));
+    CHECK(file_text(dir.path / "merged/gradebook.csv") == file_text(dir.path / "out/gradebook.csv"));
 }
 
 TEST_CASE("grade: a second grader into the same output folder is refused while the first holds it") {
@@ -430,16 +424,16 @@ TEST_CASE("grade: control bytes in an id or an archive entry's name reach no cla
         }
         return false;
     };
-    const std::string summary = read(dir.path / "out/summary.txt");
+    const std::string summary = file_text(dir.path / "out/summary.txt");
     CHECK_FALSE(has_control(summary));
     CHECK(summary.find("\\x1B[2J\\x1B[1;31mrms_norm_zero_row.cpp\\xC2\\x9B2J") != std::string::npos);  // the refusal, escaped
-    const std::string gradebook = read(dir.path / "out/gradebook.csv");
+    const std::string gradebook = file_text(dir.path / "out/gradebook.csv");
     CHECK_FALSE(has_control(gradebook));
     CHECK_MESSAGE(gradebook.find("\r\n'=cmd\\x1B[2J\\x07\\x01\\x0D\\x7F\\xC2\\x9B31m,0,5,5\r\n") != std::string::npos,
                   gradebook);  // escaped, and no formula
     CHECK(gradebook.find("\r\ntar\\x1B]0;owned\\x07,0,0,0\r\n") != std::string::npos);
-    CHECK_FALSE(has_control(read(dir.path / "out/report.html")));
-    const std::string junit = read(dir.path / "out/junit.xml");
+    CHECK_FALSE(has_control(file_text(dir.path / "out/report.html")));
+    const std::string junit = file_text(dir.path / "out/junit.xml");
     CHECK_FALSE(has_control(junit));
     pugi::xml_document doc;
     const pugi::xml_parse_result parsed = doc.load_string(junit.c_str());

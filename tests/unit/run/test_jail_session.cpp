@@ -22,14 +22,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Limits small_limits() { return testing::test_limits(1, 3, 128); }
-
-fs::path compiled(const fs::path& source, const fs::path& cache) { return testing::compiled_program(source, cache); }
+Limits session_limits() { return testing::test_limits(1, 3, 128); }
 
 fs::path compiled_text(const std::string& name, const std::string& text, const fs::path& dir) {
     const fs::path source = dir / (name + ".cpp");
     std::ofstream(source) << text;
-    return compiled(source, dir / "cache");
+    return testing::compiled_program(source, dir / "cache");
 }
 
 // Leaves what it can for the next program: files in its folder, /tmp and /dev/shm, a SysV
@@ -79,15 +77,15 @@ TEST_CASE("jail session: what a program leaves behind never reaches the next pro
     const fs::path find = compiled_text("finder", finder, dir.path);
     ProgramJail jail;
     if (!testing::sessions_usable(jail)) return;
-    const RunResult first = jail.run(litter, {}, small_limits());
+    const RunResult first = jail.run(litter, {}, session_limits());
     CHECK(first.status == RunStatus::exited);
     CHECK(first.out == "littered\n");
-    const RunResult second = jail.run(find, {}, small_limits());
+    const RunResult second = jail.run(find, {}, session_limits());
     REQUIRE(second.status == RunStatus::exited);
     CHECK(second.out.find("found") == std::string::npos);
     CHECK(second.out.find("processes 2 uid ") == 0);  // its first process and itself
     // Another throw-away uid than the one before.
-    const RunResult third = jail.run(find, {}, small_limits());
+    const RunResult third = jail.run(find, {}, session_limits());
     CHECK(third.out.substr(third.out.find("uid ")) != second.out.substr(second.out.find("uid ")));
 }
 
@@ -96,13 +94,13 @@ TEST_CASE("jail session: every hostile program ends as in a jail of its own, and
     testing::BothJails jails;
     if (!testing::sessions_usable(jails.session)) return;
     const fs::path hostile = fs::path(BLOCKCHECK_SOURCE_DIR) / "tests" / "hostile";
-    const fs::path echo = compiled(hostile / "echo.cpp", dir.path);
+    const fs::path echo = testing::compiled_program(hostile / "echo.cpp", dir.path);
     for (const char* name : {"infinite_loop", "sleeper", "output_flood", "segfault", "abort", "stack_overflow",
                              "memory_hog", "fork_storm", "ptrace_parent", "escape_writer", "environ_reader", "fs_hunter"}) {
         CAPTURE(name);
-        const fs::path binary = compiled(hostile / (std::string(name) + ".cpp"), dir.path);
-        const RunResult in_session = jails.session.run(binary, "x = 1\n", small_limits());
-        const RunResult alone = jails.one_off.run(binary, "x = 1\n", small_limits());
+        const fs::path binary = testing::compiled_program(hostile / (std::string(name) + ".cpp"), dir.path);
+        const RunResult in_session = jails.session.run(binary, "x = 1\n", session_limits());
+        const RunResult alone = jails.one_off.run(binary, "x = 1\n", session_limits());
         CHECK(to_string(in_session.status) == to_string(alone.status));
         // How a run stopped by a limit ended (the signal, the output kept) depends on timing.
         const bool stopped = alone.status == RunStatus::timed_out || alone.status == RunStatus::output_limit;
@@ -122,7 +120,7 @@ TEST_CASE("jail session: every hostile program ends as in a jail of its own, and
         } else if (!stopped) {
             CHECK(in_session.out == alone.out);
         }
-        const RunResult after = jails.session.run(echo, "x = 1\n", small_limits());
+        const RunResult after = jails.session.run(echo, "x = 1\n", session_limits());
         CHECK(after.status == RunStatus::exited);
         CHECK(after.exit_code == 0);
         CHECK(after.out == "x = 1\n");

@@ -58,9 +58,9 @@ fs::path hostile(const std::string& name) {
 }
 
 // Small limits keep the suite fast.
-Limits small_limits() { return testing::test_limits(1, 2, 256); }
+Limits process_limits() { return testing::test_limits(1, 2, 256); }
 
-RunResult run_hostile(const std::string& name, const Limits& limits = small_limits()) {
+RunResult run_hostile(const std::string& name, const Limits& limits = process_limits()) {
     return run_process({hostile(name).string()}, {}, limits);
 }
 
@@ -95,7 +95,7 @@ int living_in_group_after_settling(int pgid) {
 }  // namespace
 
 TEST_CASE("process: an honest program gets its stdin and exits 0") {
-    RunResult result = run_process({hostile("echo").string()}, "hello\nworld\n", small_limits());
+    RunResult result = run_process({hostile("echo").string()}, "hello\nworld\n", process_limits());
     CHECK(result.status == RunStatus::exited);
     CHECK(result.exit_code == 0);
     CHECK(result.out == "hello\nworld\n");
@@ -105,7 +105,7 @@ TEST_CASE("process: an honest program gets its stdin and exits 0") {
 
 TEST_CASE("process: stdin larger than a pipe is fed in full") {
     const std::string big(3u << 20, 'x');
-    Limits limits = small_limits();
+    Limits limits = process_limits();
     limits.output_bytes = 4u << 20;
     RunResult result = run_process({hostile("echo").string()}, big, limits);
     CHECK(result.status == RunStatus::exited);
@@ -114,13 +114,13 @@ TEST_CASE("process: stdin larger than a pipe is fed in full") {
 
 TEST_CASE("process: a program that never reads its stdin neither blocks nor kills the caller") {
     const std::string big(8u << 20, 'x');
-    RunResult result = run_process({"true"}, big, small_limits());
+    RunResult result = run_process({"true"}, big, process_limits());
     CHECK(result.status == RunStatus::exited);
     CHECK(result.exit_code == 0);  // exited, not timed_out: nothing blocked on the unread input
 }
 
 TEST_CASE("process: exit code and stderr are reported separately") {
-    RunResult result = run_process({"sh", "-c", "echo out; echo err >&2; exit 3"}, {}, small_limits());
+    RunResult result = run_process({"sh", "-c", "echo out; echo err >&2; exit 3"}, {}, process_limits());
     CHECK(result.status == RunStatus::exited);
     CHECK(result.exit_code == 3);
     CHECK(result.out == "out\n");
@@ -129,7 +129,7 @@ TEST_CASE("process: exit code and stderr are reported separately") {
 
 TEST_CASE("process: the working directory is applied") {
     TempDir dir("process-cwd");
-    RunResult result = run_process({"pwd"}, {}, small_limits(), dir.path);
+    RunResult result = run_process({"pwd"}, {}, process_limits(), dir.path);
     CHECK(result.out == fs::canonical(dir.path).string() + "\n");
 }
 
@@ -148,24 +148,24 @@ TEST_CASE("process: a zero limit means none") {
 }
 
 TEST_CASE("process: a missing program fails to start with a message naming it") {
-    RunResult result = run_process({"/nonexistent/blockcheck-no-such-program"}, {}, small_limits());
+    RunResult result = run_process({"/nonexistent/blockcheck-no-such-program"}, {}, process_limits());
     CHECK(result.status == RunStatus::failed_to_start);
     CHECK(result.error.find("/nonexistent/blockcheck-no-such-program") != std::string::npos);
     CHECK(result.error.find("No such file") != std::string::npos);
 }
 
 TEST_CASE("process: a missing working directory fails to start with a message naming it") {
-    RunResult result = run_process({"true"}, {}, small_limits(), "/nonexistent/blockcheck-dir");
+    RunResult result = run_process({"true"}, {}, process_limits(), "/nonexistent/blockcheck-dir");
     CHECK(result.status == RunStatus::failed_to_start);
     CHECK(result.error.find("working directory '/nonexistent/blockcheck-dir'") != std::string::npos);
 }
 
 TEST_CASE("process: an empty command line fails to start") {
-    CHECK(run_process({}, {}, small_limits()).status == RunStatus::failed_to_start);
+    CHECK(run_process({}, {}, process_limits()).status == RunStatus::failed_to_start);
 }
 
 TEST_CASE("process: an infinite loop is stopped by the CPU limit as timed_out") {
-    Limits limits = small_limits();
+    Limits limits = process_limits();
     limits.wall_seconds = 10;  // the CPU limit must be what stops it
     RunResult result = run_hostile("infinite_loop", limits);
     CHECK(result.status == RunStatus::timed_out);
@@ -175,7 +175,7 @@ TEST_CASE("process: an infinite loop is stopped by the CPU limit as timed_out") 
 }
 
 TEST_CASE("process: a sleeper is stopped by the wall clock as timed_out") {
-    Limits limits = small_limits();
+    Limits limits = process_limits();
     limits.wall_seconds = 0.5;
     RunResult result = run_hostile("sleeper", limits);
     CHECK(result.status == RunStatus::timed_out);
@@ -185,7 +185,7 @@ TEST_CASE("process: a sleeper is stopped by the wall clock as timed_out") {
 }
 
 TEST_CASE("process: an output flood stops at the cap with the output kept up to it") {
-    Limits limits = small_limits();
+    Limits limits = process_limits();
     limits.output_bytes = 100000;
     RunResult result = run_hostile("output_flood", limits);
     CHECK(result.status == RunStatus::output_limit);
@@ -214,7 +214,7 @@ TEST_CASE("process: a stack overflow is signaled with SIGSEGV") {
 TEST_CASE("process: a memory hog is stopped by the memory limit, not by a timeout") {
     // 128 MiB: touching memory costs about 3.5 ms of CPU a MiB on a VM, so at 256 MiB the hog
     // needed 0.9 s of its 1 s of CPU and a busy machine's wall clock could stop it first.
-    Limits limits = small_limits();
+    Limits limits = process_limits();
     limits.memory_bytes = 128u << 20;
     RunResult result = run_hostile("memory_hog", limits);
     const bool crashed = result.status == RunStatus::signaled ||
@@ -225,7 +225,7 @@ TEST_CASE("process: a memory hog is stopped by the memory limit, not by a timeou
 // The fork storm's limits: a wall clock far beyond forking 200 children on a loaded machine, far
 // below the 60 s its children sleep while holding stdout.
 Limits storm_limits() {
-    Limits limits = small_limits();
+    Limits limits = process_limits();
     limits.wall_seconds = 20;
     return limits;
 }
@@ -243,7 +243,7 @@ TEST_CASE("process: a fork storm leaves no process of its group behind") {
 }
 
 TEST_CASE("process: a background child holding stdout does not keep the run alive") {
-    RunResult result = run_process({"sh", "-c", "sleep 30 & echo started"}, {}, small_limits());
+    RunResult result = run_process({"sh", "-c", "sleep 30 & echo started"}, {}, process_limits());
     CHECK(result.status == RunStatus::exited);
     CHECK(result.out == "started\n");  // exited, not timed_out: the 30 s sleeper did not hold the run
 }
@@ -252,7 +252,7 @@ TEST_CASE("process: concurrent runs from several threads keep their own streams"
     std::vector<std::string> inputs, outputs(8);
     for (int i = 0; i < 8; ++i) inputs.push_back("input " + std::to_string(i) + "\n");
     const std::string echo = hostile("echo").string();
-    Limits sleeper_limits = small_limits();
+    Limits sleeper_limits = process_limits();
     sleeper_limits.wall_seconds = 1.5;
     const std::string sleeper = hostile("sleeper").string();
     std::vector<std::thread> threads;
@@ -261,7 +261,7 @@ TEST_CASE("process: concurrent runs from several threads keep their own streams"
     std::vector<double> walls(8);
     for (int i = 0; i < 8; ++i)
         threads.emplace_back([&, i] {
-            RunResult result = run_process({echo}, inputs[i], small_limits());
+            RunResult result = run_process({echo}, inputs[i], process_limits());
             outputs[i] = result.out;
             walls[i] = result.wall_seconds;
         });
@@ -292,7 +292,7 @@ TEST_CASE("process: the bwrap command line isolates and passes the program last"
 
 TEST_CASE("process: a sandbox with a missing folder fails to start naming it") {
     Sandbox sandbox{"/nonexistent/blockcheck-w", {}};
-    RunResult result = run_process({"true"}, {}, small_limits(), {}, &sandbox);
+    RunResult result = run_process({"true"}, {}, process_limits(), {}, &sandbox);
     CHECK(result.status == RunStatus::failed_to_start);
     CHECK(result.error.find("/nonexistent/blockcheck-w") != std::string::npos);
 }
@@ -309,15 +309,15 @@ TEST_CASE("process: a sandboxed program sees only its folder and cannot write ou
     Sandbox sandbox{writable, {probe.parent_path()}};
 
     RunResult outside = run_process({probe.string(), (sibling / "secret.txt").string(), (root.path / "escaped.txt").string()},
-                                    {}, small_limits(), {}, &sandbox);
+                                    {}, process_limits(), {}, &sandbox);
     CHECK(outside.status == RunStatus::exited);
     CHECK(outside.out == "read failed\nwrite ok\n");  // the write lands in the sandbox's private tmpfs...
     CHECK_FALSE(fs::exists(root.path / "escaped.txt"));  // ...never on the host
 
-    RunResult system = run_process({probe.string(), "/etc/shadow", "/usr/escaped.txt"}, {}, small_limits(), {}, &sandbox);
+    RunResult system = run_process({probe.string(), "/etc/shadow", "/usr/escaped.txt"}, {}, process_limits(), {}, &sandbox);
     CHECK(system.out == "read failed\nwrite failed\n");
 
-    RunResult inside = run_process({probe.string(), "mine.txt", "made.txt"}, {}, small_limits(), {}, &sandbox);
+    RunResult inside = run_process({probe.string(), "mine.txt", "made.txt"}, {}, process_limits(), {}, &sandbox);
     CHECK(inside.out == "read ok\nwrite ok\n");
     CHECK(fs::exists(writable / "made.txt"));
 }
@@ -326,7 +326,7 @@ TEST_CASE("process: a sandboxed program outside the sandbox's folders fails to s
     TempDir dir("process-sandbox-outside");
     const fs::path echo = hostile("echo");
     Sandbox sandbox{dir.path, {}};
-    RunResult result = run_process({echo.string()}, {}, small_limits(), {}, &sandbox);
+    RunResult result = run_process({echo.string()}, {}, process_limits(), {}, &sandbox);
     CHECK(result.status == RunStatus::failed_to_start);
     CHECK(result.error == "program '" + echo.string() + "' is outside the sandbox's folders");
 }
@@ -336,7 +336,7 @@ TEST_CASE("process: a sandboxed crash is still signaled with its signal") {
     TempDir dir("process-sandbox-crash");
     const fs::path segfault = hostile("segfault");
     Sandbox sandbox{dir.path, {segfault.parent_path()}};
-    RunResult result = run_process({segfault.string()}, {}, small_limits(), {}, &sandbox);
+    RunResult result = run_process({segfault.string()}, {}, process_limits(), {}, &sandbox);
     CHECK(result.status == RunStatus::signaled);
     CHECK(result.signal == SIGSEGV);
 }
@@ -355,7 +355,7 @@ TEST_CASE("process: a sandboxed program does not inherit the grader's environmen
     TempDir dir("process-sandbox-env");
     Sandbox sandbox{dir.path, {}};
     ::setenv("BLOCKCHECK_TEST_SECRET", "token", 1);
-    RunResult result = run_process({"env"}, {}, small_limits(), {}, &sandbox);
+    RunResult result = run_process({"env"}, {}, process_limits(), {}, &sandbox);
     ::unsetenv("BLOCKCHECK_TEST_SECRET");
     CHECK(result.status == RunStatus::exited);
     CHECK(result.out.find("HOME=" + dir.path.string()) != std::string::npos);
@@ -365,7 +365,7 @@ TEST_CASE("process: a sandboxed program does not inherit the grader's environmen
 TEST_CASE("process: every process started has a fresh session keyring, never the grader's") {
     testing::GraderKeyring grader;
     if (!grader.usable) return;
-    const RunResult plain = run_process({hostile("keyring_thief").string()}, "steal\n", small_limits());
+    const RunResult plain = run_process({hostile("keyring_thief").string()}, "steal\n", process_limits());
     CHECK(plain.status == RunStatus::exited);
     CHECK(plain.out.find("search krb5-ticket-of-the-TA failed: errno 126\n") != std::string::npos);  // ENOKEY
     CHECK(plain.out.find("ticket-secret-9d2e") == std::string::npos);
@@ -373,7 +373,7 @@ TEST_CASE("process: every process started has a fresh session keyring, never the
     TempDir dir("keyring-sandbox");
     fs::copy_file(hostile("keyring_thief"), dir.path / "thief");
     Sandbox sandbox{dir.path, {}};
-    const RunResult jailed = run_process({(dir.path / "thief").string()}, "steal\n", small_limits(), {}, &sandbox);
+    const RunResult jailed = run_process({(dir.path / "thief").string()}, "steal\n", process_limits(), {}, &sandbox);
     CHECK(jailed.status == RunStatus::exited);
     CHECK(jailed.out.find("ticket-secret-9d2e") == std::string::npos);
 }

@@ -6,6 +6,7 @@
 #include "solutions/block/attention.hpp"
 #include "solutions/block/block.hpp"
 #include "solutions/exercise.hpp"
+#include "reference_testing.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -20,6 +21,10 @@ using namespace blockcheck;
 namespace fs = std::filesystem;
 
 namespace {
+
+using testing::part;
+using testing::prints_as;
+using testing::word;
 
 const fs::path companion_root = BLOCKCHECK_SOURCE_DIR;
 const std::string companion_chapter = "gqa_long_context";
@@ -47,34 +52,8 @@ Values run_reference(const std::string& id, const Values& inputs) {
 
 Values companion_answers(const std::string& id) { return run_reference(id, companion_inputs(companion_exercise(id))); }
 
-template <class V>
-const V& part(const Values& answers, const std::string& name) {
-    auto it = answers.find(name);
-    REQUIRE_MESSAGE(it != answers.end(), "answer '" << name << "' is missing");
-    const V* v = std::get_if<V>(&it->second);
-    REQUIRE_MESSAGE(v, "answer '" << name << "' has another kind");
-    return *v;
-}
-
 Real number(const Values& a, const std::string& name) { return part<Real>(a, name); }
 bool truth(const Values& a, const std::string& name) { return part<bool>(a, name); }
-std::string word(const Values& a, const std::string& name) { return part<Choice>(a, name).word; }
-
-// x agrees with the printed decimal to the digits printed: within half a unit of its last place.
-bool prints_as(const Real& x, std::string_view printed) {
-    using std::abs;
-    std::size_t point = printed.find('.');
-    long decimals = point == std::string_view::npos ? 0 : static_cast<long>(printed.size() - point - 1);
-    return abs(x - parse_real<Real>(printed)) <= Real(5) * pow(Real(10), Real(-(decimals + 1)));
-}
-
-bool prints_as(const Vector<Real>& x, std::initializer_list<const char*> printed) {
-    if (x.size() != printed.size()) return false;
-    std::size_t i = 0;
-    for (const char* p : printed)
-        if (!prints_as(x[i++], p)) return false;
-    return true;
-}
 
 bool close(const Real& a, const Real& b, const char* within = "1e-45") {
     using std::abs;

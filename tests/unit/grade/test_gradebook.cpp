@@ -127,7 +127,7 @@ StudentRecord sample(const std::string& id, const std::string& message) {
     return s;
 }
 
-Exercise exercise(const std::string& id, double points) {
+Exercise exercise_worth(const std::string& id, double points) {
     Exercise e;
     e.id = id;
     e.answers.push_back({"x", AnswerKind::number, points, {}, {}});
@@ -137,7 +137,7 @@ Exercise exercise(const std::string& id, double points) {
 }  // namespace
 
 TEST_CASE("gradebook: one row a student, one column an exercise, then the total; a grader fault is credited") {
-    const Exercise a = exercise("ex_a", 3), b = exercise("ex_b", 3), c = exercise("ex_c", 1);
+    const Exercise a = exercise_worth("ex_a", 3), b = exercise_worth("ex_b", 3), c = exercise_worth("ex_c", 1);
     const std::string csv = gradebook_csv({&a, &b, &c}, {sample("ada", "m"), sample("lovelace, ada \"al\"", "m")});
     CHECK(csv == "student,ex_a,ex_b,ex_c,total\r\n"
                  "ada,1,0,1,2\r\n"
@@ -235,7 +235,7 @@ TEST_CASE("gradebook: a student's record survives the JSON round trip") {
 }
 
 TEST_CASE("gradebook: the summary gives means, histograms, verdict counts and what went wrong") {
-    const Exercise a = exercise("ex_a", 3), b = exercise("ex_b", 3), c = exercise("ex_c", 1);
+    const Exercise a = exercise_worth("ex_a", 3), b = exercise_worth("ex_b", 3), c = exercise_worth("ex_c", 1);
     StudentRecord bad = sample("bob", "m");
     bad.error = "bob.zip: not a readable archive";
     const std::string text = summary_text({&a, &b, &c}, {sample("ada", "m"), bad});

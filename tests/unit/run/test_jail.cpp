@@ -27,7 +27,7 @@ namespace {
 
 using testing::compiled_hostile;
 
-Limits small_limits() { return testing::test_limits(1, 3, 512); }
+Limits jail_limits() { return testing::test_limits(1, 3, 512); }
 
 }  // namespace
 
@@ -36,7 +36,7 @@ TEST_CASE("jail: no variable of the grader is readable in any process a program 
     const fs::path reader = compiled_hostile("environ_reader", cache.path);
     ::setenv("BLOCKCHECK_CANARY", "canary-7f3a91", 1);
     ProgramJail jail;  // started after the canary, as a grader started with it would be
-    const RunResult r = jail.run(reader, {}, small_limits());
+    const RunResult r = jail.run(reader, {}, jail_limits());
     ::unsetenv("BLOCKCHECK_CANARY");
     REQUIRE(r.status == RunStatus::exited);
     CHECK(r.exit_code == 0);
@@ -57,11 +57,11 @@ TEST_CASE("jail: a program that ptraces its parent is killed by the filter, not 
     testing::TempDir cache("jail-cache");
     const fs::path tracer = compiled_hostile("ptrace_parent", cache.path);
     ProgramJail jail;  // the filter is installed whatever the isolation
-    const RunResult r = jail.run(tracer, {}, small_limits());
+    const RunResult r = jail.run(tracer, {}, jail_limits());
     CHECK(r.status == RunStatus::signaled);
     CHECK(r.signal == SIGSYS);
     CHECK(r.out.find("attach ok") == std::string::npos);
-    CHECK(describe_end(r, small_limits()).en.find("forbidden system call (ptrace") != std::string::npos);
+    CHECK(describe_end(r, jail_limits()).en.find("forbidden system call (ptrace") != std::string::npos);
     CHECK(verdict_of_end(r.status) == Verdict::crashed);
 }
 
@@ -75,7 +75,7 @@ TEST_CASE("jail: a program cannot create any namespace, whatever the isolation")
         "unshare(CLONE_NEWNET) denied: errno 1\n"
         "unshare(CLONE_NEWUSER) denied: errno 1\n";
     ProgramJail session;
-    if (testing::sessions_usable(session)) CHECK(session.run(maker, {}, small_limits()).out == denied);
+    if (testing::sessions_usable(session)) CHECK(session.run(maker, {}, jail_limits()).out == denied);
     for (Isolation isolation : {Isolation::bubblewrap_uid, Isolation::bubblewrap, Isolation::uid_only, Isolation::limits_only}) {
         CAPTURE(isolation_name(isolation));
         ::setenv("BLOCKCHECK_GRADE_ISOLATION", std::string(isolation_name(isolation)).c_str(), 1);
@@ -86,7 +86,7 @@ TEST_CASE("jail: a program cannot create any namespace, whatever the isolation")
             MESSAGE("isolation " << std::string(isolation_name(isolation)) << " does not work here: " << e.what());
         }
         ::unsetenv("BLOCKCHECK_GRADE_ISOLATION");
-        if (jail) CHECK(jail->run(maker, {}, small_limits()).out == denied);
+        if (jail) CHECK(jail->run(maker, {}, jail_limits()).out == denied);
     }
 }
 
@@ -113,7 +113,7 @@ TEST_CASE("jail: as root, no program runs as root or as the grader, whatever the
         ::unsetenv("BLOCKCHECK_GRADE_ISOLATION");
         if (!jail) continue;
         for (int run = 0; run < 2; ++run) {  // in a session, the second run is the session's
-            const RunResult r = jail->run(whoami.binary, {}, small_limits());
+            const RunResult r = jail->run(whoami.binary, {}, jail_limits());
             unsigned uid = 0, euid = 0, gid = 0, egid = 0;
             int groups = -1;
             REQUIRE(std::sscanf(r.out.c_str(), "%u %u %u %u %d", &uid, &euid, &gid, &egid, &groups) == 5);

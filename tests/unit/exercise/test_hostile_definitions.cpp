@@ -15,20 +15,21 @@
 #include <set>
 
 #include "temp_dir.hpp"
+#include "source_tree.hpp"
 
 using namespace blockcheck;
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path repo = BLOCKCHECK_SOURCE_DIR;
+using testing::repository;
 
 // Loads one definition alone (beside chapter 25's chapter.json); returns the error's message.
 std::string load_error(const fs::path& definition) {
     testing::TempDir dir("crafted");
     const fs::path chapter = dir.path / "data/exercises/ch25";
     fs::create_directories(chapter);
-    fs::copy_file(repo / "data/exercises/ch25/chapter.json", chapter / "chapter.json");
+    fs::copy_file(repository() / "data/exercises/ch25/chapter.json", chapter / "chapter.json");
     const auto json = read_json_exact(definition);
     fs::copy_file(definition, chapter / (json["id"].get<std::string>() + ".json"));
     try {
@@ -71,7 +72,7 @@ TEST_CASE("a crafted definition is refused when loaded, naming the file and the 
         {"hints_misspelt", "hint: unknown field; did you mean \"hints\"?"},
     };
     std::size_t seen = 0;
-    for (const auto& entry : fs::directory_iterator(repo / "tests/fuzz/corpus/exercise_loader")) {
+    for (const auto& entry : fs::directory_iterator(repository() / "tests/fuzz/corpus/exercise_loader")) {
         const std::string stem = entry.path().stem().string();
         if (!stem.starts_with("crafted-")) continue;
         ++seen;
@@ -88,7 +89,7 @@ TEST_CASE("a crafted definition is refused when loaded, naming the file and the 
 
 TEST_CASE("the seed definitions of the fuzz corpus load, and their variants stay in range") {
     for (const char* name : {"seed-swiglu_matched_budget", "seed-swiglu_ffn_2d", "seed-rope_later_positions"})
-        CHECK(load_error(repo / "tests/fuzz/corpus/exercise_loader" / (std::string(name) + ".json")) == "(loaded)");
+        CHECK(load_error(repository() / "tests/fuzz/corpus/exercise_loader" / (std::string(name) + ".json")) == "(loaded)");
 }
 
 TEST_CASE("an integer range draws multiples of multiple_of within [min, max], negative bounds included") {

@@ -31,14 +31,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path& repo = testing::repository();
-
-const ExerciseSet& exercises() { return testing::shipped_exercises(); }
+using testing::repository;
+using testing::shipped_exercises;
 
 RunSettings settings() {
     static testing::TempDir cache("mistakes-cache");
     RunSettings s;
-    s.include_dir = repo / "chapters";
+    s.include_dir = repository() / "chapters";
     s.cache_dir = cache.path;
     return s;
 }
@@ -87,7 +86,7 @@ std::string apply_slip(const fs::path& slip) {
     std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> blocks;
     bool after_with = true;  // a replace line after with lines starts the next block
     for (const std::string& line : lines_of(slip)) {
-        if (line.starts_with("// from: ")) program = lines_of(repo / line.substr(9));
+        if (line.starts_with("// from: ")) program = lines_of(repository() / line.substr(9));
         if (line.starts_with("// replace: ")) {
             if (after_with) blocks.emplace_back();
             after_with = false;
@@ -132,12 +131,12 @@ std::string to_string_for_test(const Value& v) { return format_value(v, 20); }
 TEST_CASE("mistakes: every mistake program gets exactly its diagnosis") {
     std::set<std::string> covered;
     testing::TempDir scratch("mistake-programs");
-    for (const auto& dir : fs::directory_iterator(repo / "tests/mistakes"))
+    for (const auto& dir : fs::directory_iterator(repository() / "tests/mistakes"))
         for (const auto& file : fs::directory_iterator(dir.path())) {
             const Expectation want = read_expectation(file.path());
             CAPTURE(file.path().string());
             REQUIRE(dir.path().filename() == want.mistake);
-            const Exercise& e = exercises().at(want.exercise);
+            const Exercise& e = shipped_exercises().at(want.exercise);
             const fs::path program = program_for(file.path(), e, scratch.path);
             ExerciseResult r = check_program(e, program, inputs_for(e, want.inputs), settings(), {});
             if (want.mistake == "hard_coded")  // check's quiet probe, as the workspace runs it
@@ -159,13 +158,13 @@ TEST_CASE("mistakes: every mistake program gets exactly its diagnosis") {
     // every generic mistake but hard_coded's variant-only cousins, and every mechanism mistake some
     // exercise computes, has its program
     for (const std::string& id : generic_mistakes()) CHECK_MESSAGE(covered.count(id), id);
-    for (const Exercise& e : exercises().all())
+    for (const Exercise& e : shipped_exercises().all())
         for (const std::string& id : e.mistakes) CHECK_MESSAGE(covered.count(id), id << " (declared by " << e.id << ")");
 }
 
 TEST_CASE("mistakes: an honest double program gets full marks and no diagnosis, on the book's inputs and a variant") {
-    for (const Exercise& e : exercises().all()) {
-        const fs::path solved = repo / "tests/solved" / e.chapter / e.file_name();
+    for (const Exercise& e : shipped_exercises().all()) {
+        const fs::path solved = repository() / "tests/solved" / e.chapter / e.file_name();
         CAPTURE(e.id);
         for (const InputList& inputs : {e.inputs, variant_inputs(e, 11)}) {
             const ExerciseResult r = check_program(e, solved, inputs, settings(), {});
@@ -181,7 +180,7 @@ TEST_CASE("mistakes: an honest double program gets full marks and no diagnosis, 
 }
 
 TEST_CASE("mistakes: every mistake an exercise declares is computed by its reference on the book's inputs") {
-    for (const Exercise& e : exercises().all()) {
+    for (const Exercise& e : shipped_exercises().all()) {
         const ExpectedCase answers = expected_answers_and_mistakes(e, e.inputs);
         for (const std::string& id : e.mistakes) {
             if (derived_from_expected(id)) continue;
@@ -196,7 +195,7 @@ TEST_CASE("mistakes: every mistake an exercise declares is computed by its refer
 
 TEST_CASE("variants keep each answer's meaning: 500 seeds of every reference stay defined, finite, of their kind, "
           "and general claims never change") {
-    for (const Exercise& e : exercises().all()) {
+    for (const Exercise& e : shipped_exercises().all()) {
         CAPTURE(e.id);
         const Values book = expected_answers(e, e.inputs);
         const int seeds = e.variants.empty() ? 1 : 500;
@@ -223,7 +222,7 @@ TEST_CASE("variants keep each answer's meaning: 500 seeds of every reference sta
 TEST_CASE("the student edition's data carries the mistakes' answers: what release writes, the data provider reads") {
     const Exercise* chosen = nullptr;
     ExpectedCase full;
-    for (const Exercise& e : exercises().all()) {
+    for (const Exercise& e : shipped_exercises().all()) {
         full = expected_answers_and_mistakes(e, e.inputs);
         if (!full.mistakes.empty()) {
             chosen = &e;

@@ -21,9 +21,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path& repo = testing::repository();
-
-const ExerciseSet& exercises() { return testing::shipped_exercises(); }
+using testing::file_text;
+using testing::repository;
+using testing::shipped_exercises;
 
 // A number as a double program prints it: 17 significant digits, trailing zeros kept.
 std::string printed(const Real& x) { return fmt::format("{:.16e}", x.convert_to<double>()); }
@@ -57,13 +57,6 @@ std::string output_of(const Exercise& e, const Values& values) {
     return out;
 }
 
-std::string file_text(const fs::path& file) {
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 // The first case (book, then variants 1-20) where the mistake (key `key`) changes an answer.
 std::optional<std::pair<InputList, Values>> showing_case(const Exercise& e, const std::string& id) {
     for (int s = 0; s <= 20; ++s) {
@@ -82,7 +75,7 @@ std::optional<std::pair<InputList, Values>> showing_case(const Exercise& e, cons
 
 TEST_CASE("mistake pairs: a program with one declared mistake never gets another's name") {
     int named_right = 0, checked = 0;
-    for (const Exercise& e : exercises().all())
+    for (const Exercise& e : shipped_exercises().all())
         for (const std::string& id : e.mistakes) {
             if (derived_from_expected(id)) continue;
             CAPTURE(e.id);
@@ -105,7 +98,7 @@ TEST_CASE("mistake pairs: a program with one declared mistake never gets another
 }
 
 TEST_CASE("mistake pairs: ntk_aware_scaling with -2i/d in integers is never told the factor was not applied") {
-    const Exercise& e = exercises().at("ntk_aware_scaling");
+    const Exercise& e = shipped_exercises().at("ntk_aware_scaling");
     const ExpectedCase c = expected_answers_and_mistakes(e, e.inputs);
     const ExerciseResult r = grade_output(e, e.inputs, output_of(e, c.mistakes.at("integer_exponent")), {});
     bool named = false;
@@ -121,10 +114,10 @@ TEST_CASE("mistake pairs: ntk_aware_scaling with -2i/d in integers is never told
 }
 
 TEST_CASE("mistake docs: docs/mistakes.md and docs/mistake-coverage.md are what validate writes from the data") {
-    CHECK(file_text(repo / "docs/mistakes.md") == mistakes_doc());
+    CHECK(file_text(repository() / "docs/mistakes.md") == mistakes_doc());
     std::vector<const Exercise*> all;
-    for (const Exercise& e : exercises().all()) all.push_back(&e);
-    CHECK(file_text(repo / "docs/mistake-coverage.md") == coverage_doc(all, ValidateSettings{}.mistake_seeds));
+    for (const Exercise& e : shipped_exercises().all()) all.push_back(&e);
+    CHECK(file_text(repository() / "docs/mistake-coverage.md") == coverage_doc(all, ValidateSettings{}.mistake_seeds));
 }
 
 TEST_CASE("mistake catalogue: an unknown id names the file and the id most likely meant") {
@@ -143,7 +136,7 @@ TEST_CASE("mistake catalogue: an unknown id names the file and the id most likel
 }
 
 TEST_CASE("mistake coverage: the GQA head mapping shows only on variants with two KV heads") {
-    Exercise e = exercises().at("llama_block_tiny");
+    Exercise e = shipped_exercises().at("llama_block_tiny");
     auto row_of = [](const MistakeCoverage& c, const std::string& id) {
         for (const MistakeCoverage::Row& row : c.rows)
             if (row.id == id) return row;

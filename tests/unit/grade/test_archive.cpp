@@ -9,20 +9,15 @@
 #include <sstream>
 
 #include "temp_dir.hpp"
+#include "source_tree.hpp"
 
 using namespace blockcheck;
 namespace fs = std::filesystem;
 
 namespace {
 
+using testing::file_text;
 using testing::TempDir;
-
-std::string read(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 // Every path below `dir`, relative, sorted.
 std::vector<std::string> tree(const fs::path& dir) {
@@ -77,8 +72,8 @@ TEST_CASE("archive: a zip and a tar.gz unpack to the same files") {
         const fs::path target = dir.path / (std::string(name) + "-out");
         const Unpacked u = extract_archive(dir.path / name, target);
         CHECK(u.bytes == 19);
-        CHECK(read(target / "ada/chapters/ch25/x.cpp") == "int main() {}\n");
-        CHECK(read(target / "ada/notes.txt") == "hello");
+        CHECK(file_text(target / "ada/chapters/ch25/x.cpp") == "int main() {}\n");
+        CHECK(file_text(target / "ada/notes.txt") == "hello");
         CHECK(tree(target) == std::vector<std::string>{"ada", "ada/chapters", "ada/chapters/ch25", "ada/chapters/ch25/x.cpp",
                                                        "ada/empty.txt", "ada/notes.txt"});
         CHECK((fs::status(target / "ada/notes.txt").permissions() & fs::perms::owner_exec) == fs::perms::none);

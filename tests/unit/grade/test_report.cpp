@@ -14,7 +14,7 @@ Exercise two_part_exercise(const std::string& id) {
     return e;
 }
 
-StudentRecord student(const std::string& id, double a_score, const std::string& b_verdict, const std::string& message) {
+StudentRecord reported_student(const std::string& id, double a_score, const std::string& b_verdict, const std::string& message) {
     StudentRecord s;
     s.student = id;
     ExerciseRecord first{.id = "first", .status = a_score == 2 ? "done" : "failing", .score = a_score, .max_score = 2};
@@ -37,9 +37,9 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 TEST_CASE("report.html shows the histogram, success rates, verdicts and the commonest wrong answers") {
     const Exercise first = two_part_exercise("first"), second = two_part_exercise("second");
-    const std::vector<StudentRecord> students{student("ada", 2, "", ""), student("bob", 1, "wrong", "wrong: absolute error 1e-3"),
-                                              student("cy", 1, "wrong", "wrong: absolute error 2e-3"),
-                                              student("dee", 1, "too_few_digits", "<script>alert(1)</script>")};
+    const std::vector<StudentRecord> students{reported_student("ada", 2, "", ""), reported_student("bob", 1, "wrong", "wrong: absolute error 1e-3"),
+                                              reported_student("cy", 1, "wrong", "wrong: absolute error 2e-3"),
+                                              reported_student("dee", 1, "too_few_digits", "<script>alert(1)</script>")};
     const std::string html = report_html({&first, &second}, students);
     CHECK(html.starts_with("<!DOCTYPE html>"));
     CHECK(html.find("4 students, 2 exercises, 4 points") != std::string::npos);
