@@ -30,7 +30,7 @@ struct CompileResult {
     bool ok() const { return status == CompileStatus::compiled; }
 };
 
-// How a program is built. Both give every program the same verdict (tests/unit/test_compile_ways.cpp
+// How a program is built. Both give every program the same verdict (tests/unit/run/test_compile_ways.cpp
 // compares them over the solved programs, the hostile corpus and generated mistakes).
 enum class CompileWay {
     // A student header that supports it (it tests BLOCKCHECK_HEADER_OBJECT) is compiled once into

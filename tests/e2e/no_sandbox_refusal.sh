@@ -41,8 +41,8 @@ s=$(status env BLOCKCHECK_GRADE_ISOLATION=$weak LANG=zh_CN.UTF-8 "$blockcheck" g
 [[ $s == 4 ]] && grep -q "拒绝运行学生的程序" "$ws/err" && grep -q -- "--no-sandbox" "$ws/err" ||
     fail "the refusal in Chinese: status $s, $(cat "$ws/err")"
 if [[ $(id -u) == 0 ]]; then   # as root, limits_only is refused outright: programs never run as root
-    s=$(status env BLOCKCHECK_GRADE_ISOLATION=limits_only "$blockcheck" grade "$subs" --out "$ws/refused" --no-sandbox "${options[@]}")
-    [[ $s != 0 ]] && grep -qF "programs would run as root" "$ws/err" && [[ ! -e "$ws/refused/gradebook.csv" ]] ||
+    s=$(status env BLOCKCHECK_GRADE_ISOLATION=limits_only "$blockcheck" grade "$subs" --out "$ws/as-root" --no-sandbox "${options[@]}")
+    [[ $s != 0 ]] && grep -qF "programs would run as root" "$ws/err" && [[ ! -e "$ws/as-root/gradebook.csv" ]] ||
         fail "as root, limits_only must not grade even with --no-sandbox: status $s, $(cat "$ws/err")"
 fi
 

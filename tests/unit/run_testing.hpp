@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace blockcheck::testing {
@@ -20,6 +21,11 @@ inline Limits test_limits(double cpu_seconds, double wall_seconds, std::size_t m
     limits.wall_seconds = wall_seconds;
     limits.memory_bytes = memory_mib << 20;
     return limits;
+}
+
+// Writes `text` to `file` as it is (a test's source or data file).
+inline void write_file(const std::filesystem::path& file, const std::string& text) {
+    std::ofstream(file, std::ios::binary) << text;
 }
 
 // The binary of `source` compiled into `cache`; the test stops with the compiler's words if it fails.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sandbox_testing.hpp"
+#include "run_testing.hpp"
 #include "temp_dir.hpp"
 
 using namespace blockcheck;
@@ -27,7 +28,7 @@ fs::path hostile_source(const std::string& name) {
     return fs::path(BLOCKCHECK_SOURCE_DIR) / "tests" / "hostile" / (name + ".cpp");
 }
 
-void write_file(const fs::path& file, const std::string& text) { std::ofstream(file, std::ios::binary) << text; }
+using testing::write_file;
 
 const std::string tiny_program = "#include <cstdio>\nint main() { std::puts(\"hi\"); }\n";
 

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 
+#include "run_testing.hpp"
 #include "temp_dir.hpp"
 
 using namespace blockcheck;
@@ -25,7 +26,7 @@ namespace {
 
 using testing::TempDir;
 
-void write_file(const fs::path& file, const std::string& text) { std::ofstream(file, std::ios::binary) << text; }
+using testing::write_file;
 
 std::string read_all(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);
