@@ -97,6 +97,9 @@ GradeReport Batch::run() {
     programs_ = std::make_unique<ProgramGrader>(settings_, cache_dir);
     set_up_folders();
     make_private_folder(cache_dir);
+    // As root, compiles run as throw-away uids in build folders of their own inside the cache:
+    // it must be searchable by them, never listable (checker/run/compile_user.cpp).
+    if (::geteuid() == 0) fs::permissions(cache_dir, fs::perms(0711));
     fingerprint_ = run_fingerprint(set_, settings_, programs_->isolation());
     const double setup = seconds_since(start);
 

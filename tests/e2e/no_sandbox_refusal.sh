@@ -10,6 +10,9 @@
 set -euo pipefail
 blockcheck="$(realpath "$1")"; root="$(realpath "$2")"
 ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
+# As root without bubblewrap, compiles run as a throw-away uid, which must be able to reach the
+# compile cache and the student header (docs/sandbox.md): the workspace is traversable, not listable.
+chmod 711 "$ws"
 export BLOCKCHECK_ROOT="$root"
 source "$root/tests/e2e/lib/common.sh"
 export LANG=C
@@ -63,7 +66,7 @@ s=$(status env BLOCKCHECK_GRADE_ISOLATION=$weak "$blockcheck" grade "$subs" --ou
 [[ $s == 0 ]] || fail "grade --no-sandbox should grade (exit 0), got $s: $(cat "$ws/err")"
 [[ $(count "graded WITHOUT a sandbox (--no-sandbox)" "$ws/err") == 2 ]] ||
     fail "the terminal should warn before and after grading: $(cat "$ws/err")"
-grep -q "^isolation: no bubblewrap: resource limits only" "$ws/out" || fail "the isolation line: $(cat "$ws/out")"
+grep -q "^isolation: no bubblewrap: " "$ws/out" || fail "the isolation line: $(cat "$ws/out")"
 grep -q "^WARNING: 2 of 2 students graded WITHOUT a sandbox (--no-sandbox): " "$ws/unsafe/summary.txt" ||
     fail "summary.txt should carry the warning: $(head -5 "$ws/unsafe/summary.txt")"
 for id in ada bob; do
