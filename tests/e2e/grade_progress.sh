@@ -9,9 +9,8 @@
 set -euo pipefail
 blockcheck="$1"; root="$2"
 ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
-mkdir -p "$ws/data/exercises" && cp -r "$root/data/exercises/ch25" "$ws/data/exercises/" && cp -r "$root/chapters" "$ws/"
-export BLOCKCHECK_ROOT="$ws" LANG=C
 source "$root/tests/e2e/lib/common.sh"
+chapter25_workspace "$ws"
 subs="$ws/submissions"
 # Empty submissions: nothing to compile, so this is fast; the ids are what matters.
 mkdir -p "$subs/ada" "$subs/grace" "$subs/evil"$'\n'"line" "$subs/esc"$'\e'"[2J" "$subs/=cmd"$'\e[2J\a\xc2\x9b'"31m"

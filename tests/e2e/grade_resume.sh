@@ -6,10 +6,8 @@
 set -euo pipefail
 blockcheck="$1"; root="$2"
 ws="$(mktemp -d)"; trap 'if [[ -n "${pid:-}" ]]; then kill -9 "$pid" 2>/dev/null || true; fi; rm -rf "$ws"' EXIT
-# Chapter 25 only: its ten exercises, 49 points.
-mkdir -p "$ws/data/exercises" && cp -r "$root/data/exercises/ch25" "$ws/data/exercises/" && cp -r "$root/chapters" "$ws/"
-export BLOCKCHECK_ROOT="$ws" LANG=C
 source "$root/tests/e2e/lib/common.sh"
+chapter25_workspace "$ws"
 subs="$ws/submissions"; solved="$root/tests/solved/ch25"
 limits=(--cpu 1 --wall 2 --jobs 2 --cache "$ws/cache" --variants)
 

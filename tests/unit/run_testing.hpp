@@ -35,9 +35,14 @@ inline std::filesystem::path compiled_program(const std::filesystem::path& sourc
     return result.binary;
 }
 
+// tests/hostile/<name>.cpp.
+inline std::filesystem::path hostile_source(const std::string& name) {
+    return std::filesystem::path(BLOCKCHECK_SOURCE_DIR) / "tests" / "hostile" / (name + ".cpp");
+}
+
 // The binary of tests/hostile/<name>.cpp, compiled into `cache`.
 inline std::filesystem::path compiled_hostile(const std::string& name, const std::filesystem::path& cache) {
-    return compiled_program(std::filesystem::path(BLOCKCHECK_SOURCE_DIR) / "tests" / "hostile" / (name + ".cpp"), cache);
+    return compiled_program(hostile_source(name), cache);
 }
 
 }  // namespace blockcheck::testing

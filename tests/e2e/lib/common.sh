@@ -16,3 +16,10 @@ json() {
     command -v jq > /dev/null || fail "jq is needed by the end-to-end tests (apt-get install jq)"
     jq -r "$1" "$2"
 }
+
+# chapter25_workspace WS: WS as a blockcheck root holding chapter 25 only (its ten exercises, 49
+# points, and chapters/), made the root of every command that follows (BLOCKCHECK_ROOT, LANG=C).
+chapter25_workspace() {
+    mkdir -p "$1/data/exercises" && cp -r "$root/data/exercises/ch25" "$1/data/exercises/" && cp -r "$root/chapters" "$1/"
+    export BLOCKCHECK_ROOT="$1" LANG=C
+}

@@ -24,9 +24,7 @@ namespace {
 using testing::sandbox_usable;
 using testing::TempDir;
 
-fs::path hostile_source(const std::string& name) {
-    return fs::path(BLOCKCHECK_SOURCE_DIR) / "tests" / "hostile" / (name + ".cpp");
-}
+using testing::hostile_source;
 
 using testing::write_file;
 

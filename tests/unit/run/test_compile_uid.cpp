@@ -17,6 +17,7 @@
 #include <string>
 
 #include "run_testing.hpp"
+#include "source_tree.hpp"
 #include "temp_dir.hpp"
 
 using namespace blockcheck;
@@ -28,10 +29,7 @@ using testing::TempDir;
 
 using testing::write_file;
 
-std::string read_all(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
+std::string read_all(const fs::path& file) { return testing::file_text(file); }
 
 // Sets an environment variable for one test, and puts back what was there.
 class ScopedEnv {

@@ -54,8 +54,11 @@ std::string outcome(const Case& c, CompileWay way, const fs::path& work, const f
     const ExerciseResult graded = run.status == RunStatus::exited && run.exit_code == 0
                                       ? grade_output(*c.exercise, c.exercise->inputs, run.out, AnswerCompareOptions{})
                                       : failed_exercise(*c.exercise, verdict_of_end(run.status), {});
-    std::string text = std::string(to_string(run.status)) + " " + std::to_string(run.exit_code) + " " +
-                       std::to_string(run.signal) + ":";
+    // How a timeout ended (the CPU limit's SIGXCPU or the wall clock's SIGKILL) depends on the
+    // machine's load, not on how the program was compiled: only the status counts there.
+    std::string text = std::string(to_string(run.status));
+    if (run.status != RunStatus::timed_out) text += " " + std::to_string(run.exit_code) + " " + std::to_string(run.signal);
+    text += ":";
     for (const PartResult& p : graded.parts) text += " " + p.name + "=" + std::string(verdict_name(p.verdict)) + "/" + std::to_string(p.score);
     return text;
 }
