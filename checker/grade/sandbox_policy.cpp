@@ -80,12 +80,15 @@ std::string sandbox_refusal(const SandboxProbe& probe, std::string_view command,
 }
 
 Text no_sandbox_meaning() {
-    return {"graded WITHOUT a sandbox (--no-sandbox): the students' programs and compiles ran under resource limits only, "
-            "able to read what the grader's user can read (other submissions and results among them) and to use the "
-            "network; a hostile submission could have read others' work or changed results, so trust these grades only "
-            "as far as you trust every submission",
-            "未使用沙箱评分（--no-sandbox）：学生的程序及其编译仅受资源限制，可读取评分用户能读取的内容（包括其他提交与结果），"
-            "并可使用网络；恶意提交可能读取他人作业或篡改结果，这些成绩的可信程度取决于每一份提交是否可信"};
+    return {"graded WITHOUT a sandbox (--no-sandbox): the students' programs and compiles ran without bubblewrap, under "
+            "resource limits and a system-call filter, as throw-away users where the grader is root and otherwise as the "
+            "grader's own user, able to read every file that user can read (as the grader's user: other submissions and "
+            "results among them) and to use the network; a hostile submission could have read others' work or changed "
+            "results, so trust these grades only as far as you trust every submission",
+            "未使用沙箱评分（--no-sandbox）：学生的程序及其编译没有在 bubblewrap 中运行，只受资源限制与系统调用过滤；"
+            "评分者为 root 时以一次性用户身份运行，否则以评分用户本人的身份运行，可读取该用户能读取的一切文件"
+            "（以评分用户身份时包括其他提交与结果），并可使用网络；恶意提交可能读取他人作业或篡改结果，"
+            "这些成绩的可信程度取决于每一份提交是否可信"};
 }
 
 Text no_sandbox_student_note() {
