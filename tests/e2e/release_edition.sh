@@ -3,10 +3,17 @@
 # without MPFR and asks to install only what it needs; and it gives exactly the full edition's
 # verdicts, messages and diagnoses on the book's inputs and on the variants it carries, for the
 # templates, the solved programs and a set of wrong ones.
+# In the suite the release's program is build/blockcheck-student, the student side built by the
+# project's own build from the same sources (data/release/student_side.cmake), and the release's
+# own CMakeLists.txt is only configured; tests/long/release_edition_build.sh runs this script with
+# RELEASE_EDITION_OWN_BUILD=1: the release's ./blockcheck builds it from nothing (minutes of
+# compiling) and every variant it carries is compared.
 set -euo pipefail
 blockcheck="$1"; root="$2"
+own_build="${RELEASE_EDITION_OWN_BUILD:-0}"
 # Under the build tree (below ccache's base_dir), so that the release's objects are reused.
 work="$(cd "$(dirname "$blockcheck")" && pwd)/e2e-release"
+[[ $own_build == 0 ]] || work+="-own-build"
 rm -rf "$work"; mkdir -p "$work"; trap 'rm -rf "$work"' EXIT
 export LANG=C
 source "$root/tests/e2e/lib/common.sh"
@@ -65,23 +72,35 @@ grep -qx '  sudo apt-get install -y g++ mold cmake ninja-build libfmt-dev libboo
     "$work/err.txt" || fail "the release should ask for the student packages only: $(cat "$work/err.txt")"
 rm -rf "$rel/build"
 
-# 4. It builds on its own, without MPFR, and its student commands work.
-(cd "$rel" && ./blockcheck list > "$work/list.txt") || fail "the release's first build or list failed"
+# 4. It builds on its own (in the suite: it configures on its own, and the same sources link into
+#    blockcheck-student), without MPFR, and its student commands work.
+if [[ $own_build == 1 ]]; then
+    (cd "$rel" && ./blockcheck list > "$work/list.txt") || fail "the release's first build or list failed"
+    program="$rel/build/blockcheck"
+    edition() { ./blockcheck "$@"; }
+else
+    cmake -S "$rel" -B "$rel/build" -G Ninja > "$work/configure.log" 2>&1 ||
+        { tail -20 "$work/configure.log" >&2; fail "the release's CMakeLists.txt does not configure"; }
+    program="$(dirname "$blockcheck")/blockcheck-student"
+    [[ -x "$program" ]] || fail "$program is missing (the build's blockcheck-student target)"
+    edition() { BLOCKCHECK_ROOT="$rel" "$program" "$@"; }  # what the release's ./blockcheck runs
+    (cd "$rel" && edition list > "$work/list.txt") || fail "the student edition's list failed"
+fi
 ! grep -qi mpfr "$rel/build/CMakeCache.txt" || fail "the release's build should not look for MPFR"
-! ldd "$rel/build/blockcheck" | grep -qi mpfr || fail "the release's binary should not link MPFR"
+! ldd "$program" | grep -qi mpfr || fail "the student edition's binary should not link MPFR"
 grep -q "rms_norm_zero_row" "$work/list.txt" || fail "list should show the exercises"
-(cd "$rel" && ./blockcheck show rms_norm_zero_row | grep -q "zero_row_rms_norm") || fail "show"
-(cd "$rel" && ./blockcheck hint rms_norm_zero_row | grep -q "Square each coordinate") || fail "hint"
+(cd "$rel" && edition show rms_norm_zero_row | grep -q "zero_row_rms_norm") || fail "show"
+(cd "$rel" && edition hint rms_norm_zero_row | grep -q "Square each coordinate") || fail "hint"
 for cmd in grade verify forward release validate new; do
-    status=0; (cd "$rel" && ./blockcheck "$cmd" > /dev/null 2>&1) || status=$?
+    status=0; (cd "$rel" && edition "$cmd" > /dev/null 2>&1) || status=$?
     [[ $status == 2 ]] || fail "the release should not have '$cmd' (exit $status)"
 done
 
 # 5. An unknown seed is refused in both languages; a shipped one is accepted.
-status=0; (cd "$rel" && ./blockcheck check rms_norm_zero_row --variant 6) 2> "$work/err.txt" || status=$?
+status=0; (cd "$rel" && edition check rms_norm_zero_row --variant 6) 2> "$work/err.txt" || status=$?
 [[ $status == 2 ]] && grep -q "this edition carries variants 1-5; your instructor grades with others" "$work/err.txt" ||
     fail "an unknown seed: $(cat "$work/err.txt")"
-(cd "$rel" && ./blockcheck --lang zh check rms_norm_zero_row --variant 6) 2> "$work/err.txt" || true
+(cd "$rel" && edition --lang zh check rms_norm_zero_row --variant 6) 2> "$work/err.txt" || true
 grep -q "本版只带有变体 1-5" "$work/err.txt" || fail "the unknown seed in Chinese: $(cat "$work/err.txt")"
 
 # 6. The differential test: the same programs in a copy of the full edition and in the release.
@@ -93,7 +112,7 @@ put() {  # put SOURCE-DIR: the same programs into both editions' chapters/
 same() {  # same LABEL ARGS...: check --json in both, identical once the roots are named alike
     local label="$1"; shift
     BLOCKCHECK_ROOT="$full" "$blockcheck" check "${ids[@]}" --json "$@" > "$work/full.json" || true
-    (cd "$rel" && ./blockcheck check "${ids[@]}" --json "$@" > "$work/rel.json") || true
+    (cd "$rel" && edition check "${ids[@]}" --json "$@" > "$work/rel.json") || true
     sed -i "s|$full|ROOT|g" "$work/full.json"; sed -i "s|$rel|ROOT|g" "$work/rel.json"
     grep -q '"verdict"' "$work/full.json" || fail "$label: no verdicts"
     diff "$work/full.json" "$work/rel.json" > "$work/diff.txt" || { head -20 "$work/diff.txt" >&2; fail "$label: the editions differ"; }
@@ -103,7 +122,9 @@ verdicts=""
 same "templates"
 mkdir -p "$work/solved"; cp -r "$root/tests/solved/." "$work/solved/"
 put "$work/solved"
-for seed in "" 1 2 3 4 5; do same "solved ${seed:+variant $seed}" ${seed:+--variant $seed}; done
+# The book's inputs and every variant the release carries; in the suite the first and the last.
+seeds=("" 1 5); [[ $own_build == 1 ]] && seeds=("" 1 2 3 4 5)
+for seed in "${seeds[@]}"; do same "solved ${seed:+variant $seed}" ${seed:+--variant $seed}; done
 # Wrong programs: every answer off by one part in 10^5, and printed with too few digits.
 for dir in "$full" "$rel"; do sed -i 's|std::printf("%.16e", x);|std::printf("%.16e", x * (1 + 1e-5));|' "$dir/chapters/blockcheck.hpp"; done
 same "scaled answers"; same "scaled answers, variant 2" --variant 2
