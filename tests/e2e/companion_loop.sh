@@ -61,7 +61,7 @@ cp "$root/tests/solved/$chapter/rope_write_back_layout.cpp" "$ws/chapters/$chapt
 
 # 5. Printing the book's answers as constants passes the book's inputs but not a variant
 #    (interview_questions excepted: its answers are facts that no input changes). A sample of
-#    four, one in four; that every exercise's variants change its answers is `validate`'s check.
+#    four, one in four; that no exercise's variants repeat the book's inputs is `validate`'s check.
 for ((i = 0; i < ${#ids[@]}; i += 4)); do
     id="${ids[$i]}"
     [[ $id == interview_questions ]] && continue
