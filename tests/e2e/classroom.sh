@@ -69,6 +69,9 @@ grep -q "$n tests, $total points" "$ws/classroom.log" || fail "the summary line:
 echo "classroom.yml: $n tests, $total points, every exercise once"
 
 # Each test's command line in a copy of the repository: solved programs pass, templates fail.
+# Every command line is read; one test in nine is run (three compiles and runs each way instead of
+# 27: the commands differ only in the id, and `blockcheck validate` runs every solved program and
+# template).
 repo_copy() {  # repo_copy DIR [SOLVED]: data/ and chapters/ (solved ones if asked), ./blockcheck running the built binary
     mkdir -p "$1" && cp -r "$root/data" "$root/chapters" "$1/"
     if [[ -n "${2:-}" ]]; then for c in "$root"/tests/solved/*/; do cp "$c"*.cpp "$1/chapters/$(basename "$c")/"; done; fi
@@ -77,17 +80,18 @@ repo_copy() {  # repo_copy DIR [SOLVED]: data/ and chapters/ (solved ones if ask
 }
 repo_copy "$ws/solved" yes
 repo_copy "$ws/templates"
-passed=0; failed=0
+passed=0; failed=0; index=0
 while IFS=$'\t' read -r id points minutes command; do
     [[ "$id" == env || "$id" == runners ]] && continue
     [[ "$command" == "./blockcheck check $id --exit-code" ]] || fail "$id: unexpected command '$command'"
+    ((index++ % 9 == 0)) || continue
     (cd "$ws/solved" && timeout "${minutes}m" bash -c "$command" > "$ws/run.log" 2>&1) || { cat "$ws/run.log"; fail "$id: the solved program should pass"; }
     passed=$((passed + 1))
     s=0; (cd "$ws/templates" && timeout "${minutes}m" bash -c "$command" > "$ws/run.log" 2>&1) || s=$?
     [[ $s == 1 ]] || { cat "$ws/run.log"; fail "$id: the template should fail with exit 1, got $s"; }
     failed=$((failed + 1))
 done < "$ws/tests.tsv"
-[[ $passed == "$n" && $failed == "$n" ]] || fail "ran $passed and $failed of $n tests"
+[[ $index == "$n" && $passed == $(((n + 8) / 9)) && $failed == "$passed" ]] || fail "read $index of $n tests, ran $passed and $failed"
 echo "command lines: $passed passed on the solved programs, $failed failed on the templates"
 
 expect2() { local s=0; "$@" > /dev/null 2>&1 || s=$?; [[ $s == 2 ]] || fail "'$*' should exit 2, got $s"; }

@@ -25,13 +25,14 @@ status=0; "$blockcheck" check "${ids[@]}" --json > "$ws/out.json" || status=$?
 [[ $(json '[.exercises[].parts[] | select(.verdict == "missing")] | length' "$ws/out.json") == $(json '[.exercises[].parts[]] | length' "$ws/out.json") ]] || fail "every part should be missing"
 [[ $(json .score "$ws/out.json") =~ ^0(\.0*)?$ ]] || fail "pristine templates should score 0"
 
-# 2. The solved programs: full marks and exit 0, on the book's inputs and on several variants.
+# 2. The solved programs: full marks and exit 0, on the book's inputs and on two variants (every
+#    solved program on every variant: `blockcheck validate`).
 cp "$root/tests/solved/$chapter"/*.cpp "$ws/chapters/$chapter/"
 "$blockcheck" check "${ids[@]}" --json > "$ws/out.json" || fail "solved programs should exit 0"
 max="$(json .max_score "$ws/out.json")"
 [[ -n $max && $(json .score "$ws/out.json") == "$max" ]] || fail "solved programs should score $max/$max"
 [[ $(json '[.exercises[] | select(.status == "done")] | length' "$ws/out.json") == 17 ]] || fail "all 17 solved programs should be done"
-for seed in 1 2 3 17 2024; do
+for seed in 1 2024; do
     "$blockcheck" check "${ids[@]}" --variant "$seed" > "$ws/board.txt" || { cat "$ws/board.txt" >&2; fail "solved programs should pass variant $seed"; }
 done
 
@@ -59,8 +60,10 @@ grep -q "Reordering the coordinates of both vectors" "$ws/board.txt" || fail "--
 cp "$root/tests/solved/$chapter/rope_write_back_layout.cpp" "$ws/chapters/$chapter/"
 
 # 5. Printing the book's answers as constants passes the book's inputs but not a variant
-#    (interview_questions excepted: its answers are facts that no input changes).
-for id in "${ids[@]}"; do
+#    (interview_questions excepted: its answers are facts that no input changes). A sample of
+#    four, one in four; that no exercise's variants repeat the book's inputs is `validate`'s check.
+for ((i = 0; i < ${#ids[@]}; i += 4)); do
+    id="${ids[$i]}"
     [[ $id == interview_questions ]] && continue
     "$blockcheck" run "$id" > "$ws/run.txt" || fail "run $id should succeed"
     { echo '#include <cstdio>'; echo 'int main() { std::fputs(R"BC('

@@ -177,8 +177,10 @@ TEST_CASE("grade: a small class is graded, written out, and an unchanged rerun g
     CHECK(progress.size() == 5);
     CHECK(first.graded == 5);
     CHECK(first.reused == 0);
+    // Blocks, not SUBCASEs, over the one class graded above: doctest would run the test (and
+    // grade the class) again for each subcase. The last block changes the class, so it is last.
 
-    SUBCASE("each student's score, sources, variants and errors") {
+    {  // each student's score, sources, variants and errors
         const StudentRecord& ada = student(first, "ada");
         CHECK(ada.score == 11);
         CHECK(ada.max_score == 11);
@@ -207,7 +209,7 @@ TEST_CASE("grade: a small class is graded, written out, and an unchanged rerun g
         CHECK(eve.score == 0);
         CHECK(eve.notes.at(0).find("not a regular file") != std::string::npos);
     }
-    SUBCASE("the gradebook, junit.xml, summary.txt and the per-student JSON files") {
+    {  // the gradebook, junit.xml, summary.txt and the per-student JSON files
         const auto rows = parse_csv(file_text(dir.path / "out/gradebook.csv"));
         REQUIRE(rows.size() == 6);
         // Columns in the exercises' order on the board.
@@ -226,7 +228,7 @@ TEST_CASE("grade: a small class is graded, written out, and an unchanged rerun g
         CHECK(swiglu["variant"].get<std::uint64_t>() == variant_seed("cy", "swiglu_ffn_2d"));
         CHECK(swiglu["parts"][0].contains("verdict"));
     }
-    SUBCASE("an unchanged rerun grades nobody; a changed source or other inputs grade again") {
+    {  // an unchanged rerun grades nobody; a changed source or other inputs grade again
         // An unchanged rerun reuses every readable submission; dee's archive is read again (it is
         // cheap, and an unreadable submission's error is not kept).
         const std::string gradebook = file_text(dir.path / "out/gradebook.csv");
