@@ -99,7 +99,7 @@ const std::vector<ScalingName>& scaling_names() {
         {"default", RopeScalingType::none, {}},
         {"linear", RopeScalingType::linear, {"factor"}},
         {"ntk", RopeScalingType::ntk, {"factor"}},
-        {"dynamic", RopeScalingType::dynamic, {"factor"}},
+        {"dynamic", RopeScalingType::dynamic, {"factor", "original_max_position_embeddings"}},
         {"yarn", RopeScalingType::yarn,
          {"factor", "original_max_position_embeddings", "beta_fast", "beta_slow", "attention_factor", "mscale",
           "mscale_all_dim", "truncate"}},
@@ -154,7 +154,11 @@ std::size_t original_context(const Json& config, const Json& s, RopeScaling<T>& 
     if (!has_original) return positive_integer(config["max_position_embeddings"], where + ".max_position_embeddings", limit);
     const std::size_t original =
         positive_integer(s["original_max_position_embeddings"], at + ".original_max_position_embeddings", limit);
-    if (has_max && scaling.type != RopeScalingType::llama3) {
+    if (has_max && scaling.type == RopeScalingType::dynamic) {  // Hugging Face grows the base from max_position_embeddings
+        if (positive_integer(config["max_position_embeddings"], where + ".max_position_embeddings", limit) != original)
+            throw InputFileError(at + ".original_max_position_embeddings: differs from max_position_embeddings; dynamic "
+                                      "NTK takes its original context from both, so they must be equal");
+    } else if (has_max && scaling.type != RopeScalingType::llama3) {
         const std::size_t max = positive_integer(config["max_position_embeddings"], where + ".max_position_embeddings", limit);
         const T ratio = T(static_cast<long>(max)) / T(static_cast<long>(original));
         if (factor_given && ratio != scaling.factor)
@@ -166,10 +170,14 @@ std::size_t original_context(const Json& config, const Json& s, RopeScaling<T>& 
     return original;
 }
 
+}  // namespace
+
 template <class T>
-RopeScaling<T> read_rope_scaling(const Json& config, std::size_t head_dim, const std::string& where) {
-    const Json& s = config["rope_scaling"];
-    const std::string at = where + ".rope_scaling";
+RopeScaling<T> read_rope_scaling(const Json& config, std::size_t head_dim, const std::string& where,
+                                 const std::string& key) {
+    const Json& s = config[key];
+    const std::string at = where + "." + key;
+    if (s.is_null()) return {};  // Hugging Face writes "rope_scaling": null for none
     if (!s.is_object()) throw InputFileError(at + ": expected an object");
     const ScalingName& name = scaling_name(s, at);
     std::set<std::string> known = name.fields;
@@ -210,6 +218,8 @@ RopeScaling<T> read_rope_scaling(const Json& config, std::size_t head_dim, const
     }
     return r;
 }
+
+namespace {
 
 // The "cached" block: earlier rotated keys and values with their positions, increasing and
 // all before start_position.
@@ -325,7 +335,8 @@ BlockCase<T> read_block_case(const Json& json, const std::string& source) {
 
 #define BLOCKCHECK_INSTANTIATE(T)                                                          \
     template BlockConfig<T> read_block_config<T>(const Json&, const std::string&);         \
-    template BlockCase<T> read_block_case<T>(const Json&, const std::string&);
+    template BlockCase<T> read_block_case<T>(const Json&, const std::string&);             \
+    template RopeScaling<T> read_rope_scaling<T>(const Json&, std::size_t, const std::string&, const std::string&);
 BLOCKCHECK_INSTANTIATE(double)
 BLOCKCHECK_INSTANTIATE(Real50)
 BLOCKCHECK_INSTANTIATE(Real100)

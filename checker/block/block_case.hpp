@@ -33,6 +33,13 @@ BlockCase<T> read_block_case(const nlohmann::ordered_json& json, const std::stri
 template <class T>
 BlockConfig<T> read_block_config(const nlohmann::ordered_json& json, const std::string& where);
 
+// The rope_scaling object (`key`) of a configuration `config` as Hugging Face writes it ("type" or
+// "rope_type", null for none), for RoPE of width head_dim; the original context falls back on
+// config.max_position_embeddings. Also read by checker/block/rope_config.cpp for config.json files.
+template <class T>
+RopeScaling<T> read_rope_scaling(const nlohmann::ordered_json& config, std::size_t head_dim, const std::string& where,
+                                 const std::string& key = "rope_scaling");
+
 // The block on the case's input rows, after its cached keys and values.  -> [T, hidden_size]
 template <class T>
 Matrix<T> block_case_forward(const BlockCase<T>& bc, Trace<T>* trace = nullptr) {

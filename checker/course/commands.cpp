@@ -6,6 +6,7 @@ void add_course_commands(CLI::App& app, Context& context) {
     add_grade_command(app, context);
     add_forward_command(app, context);
     add_compare_command(app, context);
+    add_rope_command(app, context);
     add_case_command(app, context);
     add_bench_command(app, context);
     add_rerun_command(app, context);

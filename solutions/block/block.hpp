@@ -111,6 +111,8 @@ Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T>
     }
     record(trace, "Q_rotated", q);
     record(trace, "K_rotated", k);
+    if (rope.score_factor != T(1))  // the scores scaled once more (mistake yarn_attention_factor_on_scores)
+        for (T& x : q.values) x *= rope.score_factor;
     if (!config.scale_scores) {  // the attention divides by sqrt(d): undone on the queries
         using std::sqrt;
         const T root = sqrt(T(static_cast<long>(config.head_dim)));

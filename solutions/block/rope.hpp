@@ -30,6 +30,19 @@ enum class RopeScalingType {
     llama3,    // Llama 3.1: low frequencies divided by s, high ones kept, a smooth band between
 };
 
+// Porting slips of RoPE scaling, made on purpose only to diagnose them (ids and catalogue
+// entries: solutions/block/rope_mistakes.hpp, data/mistakes.json); the chapter's RoPE keeps none.
+enum class RopeScalingMistake {
+    none,
+    not_applied,                 // rope_scaling read but never applied: the unscaled plan
+    attention_factor_missing,    // YaRN / LongRoPE: cos and sin without the attention factor
+    attention_factor_twice,      // the factor applied again to q and k: cos and sin carry its square
+    attention_factor_on_scores,  // cos and sin right, the scores multiplied by the factor once more
+    llama3_band_skipped,         // Llama 3: the band between the two wavelengths left unscaled
+    dynamic_at_longest_context,  // dynamic NTK at the longest context s L0, not the sequence length
+    dynamic_unclamped,           // dynamic NTK at the sequence length even below L0
+};
+
 // A scaling as Hugging Face's config writes it (rope_scaling); unused fields keep their defaults.
 template <class T>
 struct RopeScaling {
@@ -44,6 +57,7 @@ struct RopeScaling {
     std::optional<T> attention_factor;  // yarn, longrope: multiplies cos and sin; default from s
     T mscale = T(0), mscale_all_dim = T(0);  // yarn (DeepSeek): attention factor from two mscales
     Vector<T> long_factor, short_factor;     // longrope: per-pair divisors [head_dim / 2]
+    RopeScalingMistake mistake = RopeScalingMistake::none;
 };
 
 // The frequency plan shared by every head: pair i turns inverse_frequencies[i] radians per
@@ -54,6 +68,7 @@ struct Rope {
     T position_divisor = T(1);      // Position Interpolation divides positions by s
     RopeLayout layout = RopeLayout::interleaved;
     T attention_factor = T(1);      // YaRN and LongRoPE scale cos and sin (so scores by its square)
+    T score_factor = T(1);          // multiplies the scores: 1 but for the mistake attention_factor_on_scores
 
     std::size_t head_dim() const { return 2 * inverse_frequencies.size(); }
 };
@@ -83,6 +98,17 @@ template <class T>
 T dynamic_ntk_factor(const T& factor, std::size_t original_context, std::size_t sequence_length) {
     const T length(static_cast<long>(std::max(sequence_length, original_context)));
     return factor * length / T(static_cast<long>(original_context)) - (factor - T(1));
+}
+
+// The s' that dynamic NTK uses at sequence length L, or the one a porting slip uses instead: at
+// the longest context s L0 whatever L is (s' = s^2 - s + 1), or at L even below L0 (s' < 1).
+template <class T>
+T dynamic_ntk_factor(const RopeScaling<T>& s, std::size_t sequence_length) {
+    const T original(static_cast<long>(s.original_context));
+    if (s.mistake == RopeScalingMistake::dynamic_at_longest_context) return s.factor * s.factor - (s.factor - T(1));
+    if (s.mistake == RopeScalingMistake::dynamic_unclamped)
+        return s.factor * T(static_cast<long>(sequence_length)) / original - (s.factor - T(1));
+    return dynamic_ntk_factor(s.factor, s.original_context, sequence_length);
 }
 
 // YaRN: the (fractional) pair index that turns `rotations` full turns over L0 positions:
@@ -171,12 +197,21 @@ Vector<T> llama3_inverse_frequencies(const T& base, std::size_t head_dim, const 
         const T wavelength = T(2) * pi<T>() / f;
         if (wavelength > low_wavelength) {
             f /= s.factor;
-        } else if (wavelength >= high_wavelength) {
+        } else if (wavelength >= high_wavelength && s.mistake != RopeScalingMistake::llama3_band_skipped) {
             const T a = (context / wavelength - s.low_freq_factor) / (s.high_freq_factor - s.low_freq_factor);
             f = (T(1) - a) * f / s.factor + a * f;
         }
     }
     return inv;
+}
+
+// Where a porting slip puts the attention factor m: nowhere (cos and sin carry 1), on cos and sin
+// and again on q and k (cos and sin carry m^2), or on cos and sin and again on the scores.
+template <class T>
+void apply_attention_factor_mistake(Rope<T>& rope, RopeScalingMistake mistake) {
+    if (mistake == RopeScalingMistake::attention_factor_missing) rope.attention_factor = T(1);
+    if (mistake == RopeScalingMistake::attention_factor_twice) rope.attention_factor *= rope.attention_factor;
+    if (mistake == RopeScalingMistake::attention_factor_on_scores) rope.score_factor = rope.attention_factor;
 }
 
 // The plan of a configuration: base theta, head width d, scaling and pairing. The sequence
@@ -189,6 +224,7 @@ Rope<T> make_rope(const T& theta, std::size_t head_dim, const RopeScaling<T>& sc
     if (scaling.type != RopeScalingType::none && scaling.type != RopeScalingType::linear &&
         scaling.type != RopeScalingType::ntk && scaling.original_context == 0)
         throw std::invalid_argument("this RoPE scaling needs the original context length");
+    if (scaling.mistake == RopeScalingMistake::not_applied) return make_rope(theta, head_dim, RopeScaling<T>{}, layout);
     Rope<T> rope;
     rope.layout = layout;
     switch (scaling.type) {
@@ -203,7 +239,7 @@ Rope<T> make_rope(const T& theta, std::size_t head_dim, const RopeScaling<T>& sc
             rope.inverse_frequencies = inverse_frequencies(ntk_base(theta, scaling.factor, head_dim), head_dim);
             break;
         case RopeScalingType::dynamic: {
-            const T s = dynamic_ntk_factor(scaling.factor, scaling.original_context, sequence_length);
+            const T s = dynamic_ntk_factor(scaling, sequence_length);
             rope.inverse_frequencies = inverse_frequencies(ntk_base(theta, s, head_dim), head_dim);
             break;
         }
@@ -219,6 +255,7 @@ Rope<T> make_rope(const T& theta, std::size_t head_dim, const RopeScaling<T>& sc
             rope.inverse_frequencies = llama3_inverse_frequencies(theta, head_dim, scaling);
             break;
     }
+    apply_attention_factor_mistake(rope, scaling.mistake);
     return rope;
 }
 

@@ -1,0 +1,35 @@
+// The RoPE-scaling porting mistakes by catalogue id (data/mistakes.json, made_by "block"): each
+// sets one switch of the block's one RoPE (RopeScalingMistake in rope.hpp).
+#pragma once
+
+#include "block.hpp"
+
+#include <array>
+#include <string_view>
+#include <utility>
+
+namespace blockcheck {
+
+// Every RoPE-scaling mistake's id, in the catalogue's order.
+inline constexpr std::array<std::pair<std::string_view, RopeScalingMistake>, 7> rope_mistake_ids{{
+    {"rope_scaling_not_applied", RopeScalingMistake::not_applied},
+    {"yarn_attention_factor_missing", RopeScalingMistake::attention_factor_missing},
+    {"yarn_attention_factor_twice", RopeScalingMistake::attention_factor_twice},
+    {"yarn_attention_factor_on_scores", RopeScalingMistake::attention_factor_on_scores},
+    {"llama3_band_skipped", RopeScalingMistake::llama3_band_skipped},
+    {"dynamic_ntk_at_longest_context", RopeScalingMistake::dynamic_at_longest_context},
+    {"dynamic_ntk_unclamped", RopeScalingMistake::dynamic_unclamped},
+}};
+
+// Makes the mistake `id` in `config`'s RoPE; false for an id that is not a RoPE-scaling mistake.
+template <class T>
+bool make_rope_mistake(BlockConfig<T>& config, std::string_view id) {
+    for (const auto& [name, mistake] : rope_mistake_ids)
+        if (name == id) {
+            config.rope_scaling.mistake = mistake;
+            return true;
+        }
+    return false;
+}
+
+}  // namespace blockcheck
