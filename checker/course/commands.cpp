@@ -4,6 +4,7 @@ namespace blockcheck {
 
 void add_course_commands(CLI::App& app, Context& context) {
     add_grade_command(app, context);
+    add_insight_command(app, context);
     add_forward_command(app, context);
     add_compare_command(app, context);
     add_rope_command(app, context);

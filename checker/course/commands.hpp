@@ -7,6 +7,7 @@
 namespace blockcheck {
 
 void add_grade_command(CLI::App& app, Context& context);
+void add_insight_command(CLI::App& app, Context& context);
 void add_forward_command(CLI::App& app, Context& context);
 void add_compare_command(CLI::App& app, Context& context);
 void add_rope_command(CLI::App& app, Context& context);

@@ -9,6 +9,7 @@
 #include "checker/grade/archive.hpp"
 #include "checker/grade/gradescope.hpp"
 #include "checker/grade/grade_program.hpp"
+#include "checker/grade/insight.hpp"
 #include "checker/grade/output_lock.hpp"
 #include "checker/grade/pool.hpp"
 #include "checker/grade/report_html.hpp"
@@ -109,6 +110,7 @@ GradeReport Batch::run() {
                             job.record.exercises[exercise] = programs_->grade(
                                 set_.all()[exercise], job.submission->student, job.sources.file[exercise],
                                 job.sources.relative[exercise]);
+                            job.record.exercises[exercise].code_shape = code_shape_of(job.sources.file[exercise]);
                         },
                         [this](std::size_t student) { finish(student); }};
     const double busy = run_pool(jobs_.size(), settings_.jobs, work);
@@ -268,7 +270,7 @@ GradeReport grade_submissions(const ExerciseSet& set, const std::vector<Submissi
     Batch batch(set, submissions, settings, progress);
     GradeReport report = batch.run();
     const auto start = BatchClock::now();
-    write_class_files(settings.out, set, report.students, settings.ignored);
+    write_class_files(settings.out, set, report.students, settings.ignored, settings.lang);
     write_file_atomically(settings.out / manifest_name,
                           dump_json(run_manifest(set, settings.variants, settings.shard, report.students)));
     report.grader_seconds += seconds_since(start);
@@ -277,13 +279,15 @@ GradeReport grade_submissions(const ExerciseSet& set, const std::vector<Submissi
 }
 
 void write_class_files(const fs::path& out, const ExerciseSet& set, const std::vector<StudentRecord>& students,
-                       const std::vector<IgnoredEntry>& ignored) {
+                       const std::vector<IgnoredEntry>& ignored, Lang lang) {
     std::vector<const Exercise*> exercises;
     for (const Exercise& e : set.all()) exercises.push_back(&e);
     write_file_atomically(out / "gradebook.csv", gradebook_csv(exercises, students));
     write_file_atomically(out / "junit.xml", junit_xml(students));
     write_file_atomically(out / "summary.txt", summary_text(exercises, students, ignored));
-    write_file_atomically(out / "report.html", report_html(exercises, students));
+    const Insight insight = compute_insight(set, students);
+    write_insight_files(out, insight);
+    write_file_atomically(out / "report.html", report_html(exercises, students, &insight, lang));
 }
 
 }  // namespace blockcheck

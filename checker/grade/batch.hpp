@@ -58,8 +58,9 @@ GradeReport grade_submissions(const ExerciseSet& set, const std::vector<Submissi
                               const GradeSettings& settings,
                               const std::function<void(const GradeProgress&)>& progress = {});
 
-// gradebook.csv, junit.xml, summary.txt and report.html for these students (every exercise of the set).
+// gradebook.csv, junit.xml, summary.txt, insight.json, insight.csv and report.html (its prose in
+// `lang`) for these students (every exercise of the set).
 void write_class_files(const std::filesystem::path& out, const ExerciseSet& set, const std::vector<StudentRecord>& students,
-                       const std::vector<IgnoredEntry>& ignored = {});
+                       const std::vector<IgnoredEntry>& ignored = {}, Lang lang = Lang::en);
 
 }  // namespace blockcheck

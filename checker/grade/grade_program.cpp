@@ -1,6 +1,7 @@
 #include "checker/grade/grade_program.hpp"
 
 #include "checker/exercise/variants.hpp"
+#include "checker/grade/insight_shared.hpp"
 
 #include <unistd.h>
 
@@ -103,6 +104,7 @@ ExerciseRecord ProgramGrader::compile_and_run(const Exercise& e, const fs::path&
     }
     ExerciseResult result;
     double run_seconds = 0;
+    std::string output;  // what the program printed: its wrong answers are kept (insight_shared.hpp)
     if (!build.ok()) {
         const Verdict verdict = build.status == CompileStatus::grader_fault ? Verdict::grader_fault : Verdict::compile_error;
         result = failed_exercise(e, verdict, {build.diagnostics, build.diagnostics});
@@ -120,12 +122,14 @@ ExerciseRecord ProgramGrader::compile_and_run(const Exercise& e, const fs::path&
         }
         result = grade_run(e, inputs, run, settings_.run_limits, AnswerCompareOptions{settings_.reveal});
         run_seconds = run.wall_seconds;
+        output = run.out;
     }
     result.variant = seed;
     result.compile_seconds = build.seconds;
     result.run_seconds = run_seconds;
     ExerciseRecord record = to_record(result, lang);
     record.compile_cached = build.cached;
+    keep_wrong_answers(record, output);
     return record;
 }
 

@@ -44,6 +44,7 @@ std::string part_verdict(const StudentRecord& s, const PartRecord& p) {
 Json part_json(const PartRecord& p) {
     Json j = {{"name", p.name}, {"verdict", p.verdict}, {"score", p.score}, {"max_score", p.max_score}, {"message", p.message}};
     if (!p.diagnosis_id.empty()) j["diagnosis"] = {{"id", p.diagnosis_id}, {"message", p.diagnosis_message}};
+    if (!p.given.empty()) j["given"] = p.given;
     return j;
 }
 
@@ -63,6 +64,7 @@ Json exercise_json(const ExerciseRecord& e) {
     if (!e.note.empty()) j["note"] = e.note;
     if (!e.issues.empty()) j["issues"] = e.issues;
     if (e.fault_repeated) j["fault_repeated"] = true;
+    if (!e.code_shape.empty()) j["code_shape"] = e.code_shape;
     return j;
 }
 
@@ -86,12 +88,14 @@ ExerciseRecord exercise_from_json(const nlohmann::json& j) {
     e.run_seconds = field<double>(j, "run_seconds", 0);
     e.compile_cached = field<bool>(j, "compile_cached", false);
     e.fault_repeated = field<bool>(j, "fault_repeated", false);
+    e.code_shape = field<std::string>(j, "code_shape", "");
     for (const auto& p : j.at("parts")) {
         e.parts.push_back({p.at("name").get<std::string>(), p.at("verdict").get<std::string>(), p.at("score").get<double>(),
                            p.at("max_score").get<double>(), field<std::string>(p, "message", "")});
         if (auto d = p.find("diagnosis"); d != p.end() && d->is_object())
             e.parts.back().diagnosis_id = field<std::string>(*d, "id", ""),
             e.parts.back().diagnosis_message = field<std::string>(*d, "message", "");
+        e.parts.back().given = field<std::string>(p, "given", "");
     }
     return e;
 }

@@ -23,6 +23,7 @@ struct PartRecord {
     double score = 0, max_score = 0;
     std::string message;
     std::string diagnosis_id, diagnosis_message;  // the classic mistake that explains the value; "" when none
+    std::string given;                            // a wrong answer's printed value (insight.hpp); "" otherwise
 };
 
 struct ExerciseRecord {
@@ -37,6 +38,7 @@ struct ExerciseRecord {
     bool fault_repeated = false;             // the grader failed here on the run before too, with the same
                                              // key: reported, and its parts no longer credited
     std::vector<PartRecord> parts;
+    std::string code_shape;                  // the program's normal form, insight_code.hpp; "" when none
 
     bool has_grader_fault() const;
 };

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <string>
 
 namespace blockcheck {
 
@@ -13,5 +14,10 @@ namespace blockcheck {
 // cache hit rate (JSON with `as_json`). Returns 0 when the warm scores equal the cold ones and
 // every solved student has full marks, else 1.
 int grading_bench(const std::filesystem::path& root, std::size_t students, bool as_json, Lang lang);
+
+// Student k's own text of `program` as the benchmark's class generator writes it: its variable
+// names renamed, a comment and indentation of its own, and a helper returning k % 5 + 1 (the
+// shared-code planting of tests/unit/grade/test_insight.cpp uses it).
+std::string personalised_program(const std::string& program, std::size_t k);
 
 }  // namespace blockcheck

@@ -104,7 +104,7 @@ std::vector<StudentRecord> merge_outputs(const std::vector<fs::path>& shard_outs
         }
         merged.push_back(std::move(record));
     }
-    write_class_files(out, set, merged);
+    write_class_files(out, set, merged, {}, lang);
     write_file_atomically(out / manifest_name, dump_json(run_manifest(set, g.variants.value_or(false), std::nullopt, merged)));
     return merged;
 }

@@ -1,6 +1,7 @@
 // report.html: rendered from the same records as summary.txt, as static HTML with inline SVG.
 #include "checker/grade/report_html.hpp"
 
+#include "checker/grade/insight_html.hpp"
 #include "checker/grade/student_id.hpp"
 
 #include <fmt/format.h>
@@ -13,21 +14,7 @@
 namespace blockcheck {
 namespace {
 
-// Text in HTML: no control byte (printable_text), and & < > " ' as entities.
-std::string esc(std::string_view text) {
-    std::string out;
-    for (char c : printable_text(text)) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
+std::string esc(std::string_view text) { return html_text(text); }
 
 double exercise_score(const StudentRecord& s, const std::string& id) {
     for (const ExerciseRecord& e : s.exercises)
@@ -64,14 +51,15 @@ std::string histogram_svg(const std::vector<StudentRecord>& students, double max
 
 }  // namespace
 
-std::string report_html(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students) {
+std::string report_html(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students,
+                        const Insight* insight, Lang lang) {
     double max_total = 0, sum_total = 0;
     for (const Exercise* e : exercises) max_total += e->max_score();
     for (const StudentRecord& s : students) sum_total += s.score;
     const double n = static_cast<double>(std::max<std::size_t>(students.size(), 1));
 
     std::string html =
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<!DOCTYPE html>\n<html lang=\"" + std::string(tr(lang, "en", "zh")) + "\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
         "<title>blockcheck grade: class report</title>\n<style>\n"
         "body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:980px;color:#1d2433;padding:0 1em}"
@@ -82,15 +70,24 @@ std::string report_html(const std::vector<const Exercise*>& exercises, const std
         ".tick,.count{font-size:11px;text-anchor:middle;fill:#444}"
         ".rate{display:inline-block;height:12px;background:#2f9e6b;border-radius:2px;vertical-align:middle}"
         ".rate-box{display:inline-block;width:160px;background:#e8ecf2;border-radius:2px;margin-right:6px}"
-        ".msg{color:#555;font-size:13px}code{font-size:13px}\n</style>\n</head>\n<body>\n";
-    html += fmt::format("<h1>Class report</h1>\n<p id=\"report-summary\">{} students, {} exercises, {} points; mean total {} ({:.0f}%).</p>\n",
-                        students.size(), exercises.size(), score_text(max_total), score_text(sum_total / n),
-                        max_total > 0 ? 100 * sum_total / n / max_total : 0.0);
+        ".msg{color:#555;font-size:13px}code{font-size:13px}\n" + insight_css() + "</style>\n</head>\n<body>\n";
+    html += tr_format(lang, "<h1>Class report</h1>\n<p id=\"report-summary\">{n} students, {e} exercises, {p} points; mean total {m} ({pct:.0f}%).</p>\n",
+                      "<h1>班级报告</h1>\n<p id=\"report-summary\">{n} 名学生，{e} 道练习，{p} 分；平均总分 {m}（{pct:.0f}%）。</p>\n",
+                      fmt::arg("n", students.size()), fmt::arg("e", exercises.size()), fmt::arg("p", score_text(max_total)),
+                      fmt::arg("m", score_text(sum_total / n)), fmt::arg("pct", max_total > 0 ? 100 * sum_total / n / max_total : 0.0));
+    if (insight)
+        html += fmt::format("<p>{}</p>\n", tr(lang, "The instructor's view: <a href=\"#insight-mistakes\">what the class got wrong</a>, "
+                                                   "<a href=\"#insight-items\">item statistics</a>, <a href=\"#insight-variants\">variants</a>, "
+                                                   "<a href=\"#insight-shared\">answers shared without a reason</a>.",
+                                               "教师视图：<a href=\"#insight-mistakes\">全班错在哪里</a>、<a href=\"#insight-items\">题目统计</a>、"
+                                               "<a href=\"#insight-variants\">变体</a>、<a href=\"#insight-shared\">无来由的相同答案</a>。"));
 
-    html += "<h2>Scores</h2>\n" + histogram_svg(students, max_total);
+    html += std::string(tr(lang, "<h2>Scores</h2>\n", "<h2>分数</h2>\n")) + histogram_svg(students, max_total);
 
-    html += "<h2>Exercises</h2>\n<table id=\"exercise-rates\"><thead><tr><th>exercise</th><th>full marks</th>"
-            "<th class=\"num\">mean</th><th class=\"num\">max</th></tr></thead><tbody>\n";
+    html += tr(lang, "<h2>Exercises</h2>\n<table id=\"exercise-rates\"><thead><tr><th>exercise</th><th>full marks</th>"
+                     "<th class=\"num\">mean</th><th class=\"num\">max</th></tr></thead><tbody>\n",
+               "<h2>练习</h2>\n<table id=\"exercise-rates\"><thead><tr><th>练习</th><th>满分</th>"
+               "<th class=\"num\">平均</th><th class=\"num\">满分值</th></tr></thead><tbody>\n");
     for (const Exercise* e : exercises) {
         int full = 0;
         double sum = 0;
@@ -119,24 +116,30 @@ std::string report_html(const std::vector<const Exercise*>& exercises, const std
                     if (count++ == 0) message = p.message.substr(0, 240);
                 }
             }
-    html += "<h2>Verdicts</h2>\n<table id=\"verdict-counts\"><thead><tr><th>verdict</th><th class=\"num\">answer parts</th></tr></thead><tbody>\n";
+    html += tr(lang, "<h2>Verdicts</h2>\n<table id=\"verdict-counts\"><thead><tr><th>verdict</th><th class=\"num\">answer parts</th></tr></thead><tbody>\n",
+               "<h2>判定</h2>\n<table id=\"verdict-counts\"><thead><tr><th>判定</th><th class=\"num\">小题数</th></tr></thead><tbody>\n");
     std::vector<std::pair<std::string, int>> by_count(verdicts.begin(), verdicts.end());
     std::stable_sort(by_count.begin(), by_count.end(), [](auto& a, auto& b) { return a.second > b.second; });
     for (const auto& [v, count] : by_count)
         html += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td></tr>\n", esc(v), count);
     html += "</tbody></table>\n";
 
-    html += "<h2>Most common wrong answers</h2>\n<table id=\"common-wrong\"><thead><tr><th>exercise</th><th>part</th><th>verdict</th>"
-            "<th class=\"num\">students</th><th>a message</th></tr></thead><tbody>\n";
+    html += tr(lang, "<h2>Most common wrong answers</h2>\n<table id=\"common-wrong\"><thead><tr><th>exercise</th><th>part</th><th>verdict</th>"
+                     "<th class=\"num\">students</th><th>a message</th></tr></thead><tbody>\n",
+               "<h2>最常见的错误答案</h2>\n<table id=\"common-wrong\"><thead><tr><th>练习</th><th>小题</th><th>判定</th>"
+               "<th class=\"num\">学生</th><th>一条消息</th></tr></thead><tbody>\n");
     std::vector<std::pair<std::tuple<std::string, std::string, std::string>, std::pair<int, std::string>>> common(wrong.begin(), wrong.end());
     std::stable_sort(common.begin(), common.end(), [](auto& a, auto& b) { return a.second.first > b.second.first; });
     if (common.size() > 15) common.resize(15);
     for (const auto& [key, value] : common)
         html += fmt::format("<tr><td><code>{}</code></td><td><code>{}</code></td><td>{}</td><td class=\"num\">{}</td><td class=\"msg\">{}</td></tr>\n",
                             esc(std::get<0>(key)), esc(std::get<1>(key)), esc(std::get<2>(key)), value.first, esc(value.second));
-    if (common.empty()) html += "<tr><td colspan=\"5\">none: every answer given was correct</td></tr>\n";
-    html += "</tbody></table>\n</body>\n</html>\n";
-    return html;
+    if (common.empty())
+        html += tr(lang, "<tr><td colspan=\"5\">none: every answer given was correct</td></tr>\n",
+                   "<tr><td colspan=\"5\">无：给出的每个答案都正确</td></tr>\n");
+    html += "</tbody></table>\n";
+    if (insight) html += insight_html(*insight, lang);
+    return html + "</body>\n</html>\n";
 }
 
 }  // namespace blockcheck

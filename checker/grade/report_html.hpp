@@ -2,6 +2,7 @@
 #pragma once
 
 #include "checker/grade/gradebook.hpp"
+#include "checker/grade/insight.hpp"
 
 #include <string>
 #include <vector>
@@ -10,7 +11,9 @@ namespace blockcheck {
 
 // Score histogram of the totals (ten bins of the maximum), each exercise's success rate (full
 // marks) and mean, verdict counts over every answer part, and the most common wrong answers (by
-// exercise, part and verdict, with a sample message). A pure function of the records.
-std::string report_html(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students);
+// exercise, part and verdict, with a sample message); then, given `insight`, the instructor's
+// view (insight_html.hpp). Headings and prose in `lang`. A pure function of the records.
+std::string report_html(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students,
+                        const Insight* insight = nullptr, Lang lang = Lang::en);
 
 }  // namespace blockcheck
