@@ -43,14 +43,14 @@ FastBuild fast_build(const fs::path& include_dir, const fs::path& cache_dir) {
 }
 
 std::string describe_interface(const FastBuild& build) {
-    if (build.recipe.archive.empty()) return "the whole header, read as text in every program";
     std::uintmax_t bytes = 0;
     std::error_code ec;
     if (!build.pch.empty())
         for (const auto& entry : fs::directory_iterator(build.pch, ec))
             if (entry.path().extension() == ".gch") bytes += entry.file_size(ec);
-    if (bytes == 0) return "the header's declarations, read as text, and its object archive";
-    return fmt::format("the header's declarations precompiled ({:.1f} MB) and its object archive", double(bytes) / 1e6);
+    const std::string read = bytes > 0 ? fmt::format("precompiled ({:.1f} MB)", double(bytes) / 1e6) : "read as text";
+    if (build.recipe.archive.empty()) return "the whole header, " + read;
+    return "the header's declarations, " + read + ", and its object archive";
 }
 
 // The compiler on `file` in `dir` with the fast way's flags (compile only).
