@@ -9,6 +9,7 @@
 #include "checker/common/files.hpp"
 #include "checker/exercise/exercise_set.hpp"
 #include "checker/run/compile.hpp"
+#include "checker/run/compile_steps.hpp"
 #include "checker/run/sandbox.hpp"
 
 #include <fmt/format.h>
@@ -19,6 +20,7 @@
 #include <fstream>
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <map>
 #include <regex>
 #include <set>
@@ -167,13 +169,6 @@ Class write_class(const fs::path& root, const ExerciseSet& set, const fs::path& 
     return c;
 }
 
-double median(std::vector<double> xs) {
-    if (xs.empty()) return 0;
-    std::sort(xs.begin(), xs.end());
-    const std::size_t mid = xs.size() / 2;
-    return xs.size() % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
-}
-
 // Per program, over the compiles that ran the compiler and the programs that ran.
 struct Medians {
     double compile = 0, run = 0;
@@ -186,7 +181,7 @@ Medians medians(const GradeReport& r) {
             if (!e.source.empty() && !e.compile_cached && e.compile_seconds > 0) compiles.push_back(e.compile_seconds);
             if (e.run_seconds > 0) runs.push_back(e.run_seconds);
         }
-    return {median(compiles), median(runs)};
+    return {median_of(compiles), median_of(runs)};
 }
 
 nlohmann::ordered_json figures(const GradeReport& r) {
@@ -263,7 +258,7 @@ WaysCompared compare_ways(const fs::path& root, const ExerciseSet& set, const fs
             if (x > 0 && r.ok() && !r.cached) (is_fast ? fast : classic).push_back(r.seconds);  // x = 0 warms the cache
         }
     }
-    return {classic.size(), median(classic), median(fast)};
+    return {classic.size(), median_of(classic), median_of(fast)};
 }
 
 // Run medians side by side: the same compiled programs (the fast way's, from compare_ways) on
@@ -289,7 +284,48 @@ RunsCompared compare_runs(const fs::path& root, const ExerciseSet& set, const fs
             together.push_back(session.run(r.binary, input, Limits{}).wall_seconds);
         }
     }
-    return {alone.size(), median(alone), median(together), session.sessions()};
+    return {alone.size(), median_of(alone), median_of(together), session.sessions()};
+}
+
+// The steps of one compile, side by side (compile_steps.hpp), over the solved programs of compare_ways.
+CompileStepTimes compile_steps(const fs::path& root, const ExerciseSet& set, const fs::path& work, std::size_t count) {
+    std::vector<fs::path> programs;
+    const auto& all = set.all();
+    for (std::size_t x = 1; x <= std::min(count, all.size() - 1); ++x)
+        programs.push_back(work / ("ways-" + std::to_string(x)) / all[x].file_name());
+    return time_compile_steps(programs, root / "chapters", work / "cache-fast", std::clamp<std::size_t>(count, 3, 27));
+}
+
+void print_steps(const CompileStepTimes& t, const RunsCompared& runs, double load_before) {
+    if (!t.failed.empty()) {
+        fmt::print("one compile, step by step: not measured ({})\n", t.failed);
+        return;
+    }
+    double load[3] = {0, 0, 0};
+    ::getloadavg(load, 3);
+    fmt::print("one compile, step by step ({} rounds, each step a whole process, side by side; medians; load average {:.1f} "
+               "before, {:.1f} after):\n",
+               t.rounds, load_before, load[0]);
+    fmt::print("  compiler {}, linker {}; interface: {}\n", t.compiler, t.linker, t.interface);
+    fmt::print("  g++ -c on `int main() {{}}` (the compiler's start)      {:7.3f} s\n", t.empty);
+    fmt::print("  g++ -c on `#include \"blockcheck.hpp\"` + empty main   {:7.3f} s  the interface: +{:.3f} s\n", t.header,
+               t.header - t.empty);
+    fmt::print("  g++ -c on the program                                {:7.3f} s  its own code: +{:.3f} s\n", t.program,
+               t.program - t.header);
+    fmt::print("  link (the program's object, the header's archive)    {:7.3f} s\n", t.link);
+    fmt::print("  the compile jail's start                             {:7.3f} s  (/usr/bin/true in it {:.3f} s, alone {:.3f} s)\n",
+               t.jailed_true - t.bare_true, t.jailed_true, t.bare_true);
+    fmt::print("  the whole compile as grading runs it                 {:7.3f} s  (sum of the steps {:.3f} s)\n", t.whole,
+               t.program + t.link + t.jailed_true - t.bare_true);
+    if (runs.sessions) fmt::print("  run, in a jail session                               {:7.4f} s\n", runs.session);
+}
+
+nlohmann::ordered_json steps_json(const CompileStepTimes& t) {
+    return {{"rounds", t.rounds},           {"compiler", t.compiler},       {"linker", t.linker},
+            {"interface", t.interface},     {"failed", t.failed},           {"empty_seconds", t.empty},
+            {"header_seconds", t.header},   {"program_seconds", t.program}, {"link_seconds", t.link},
+            {"true_seconds", t.bare_true},  {"jailed_true_seconds", t.jailed_true},
+            {"whole_seconds", t.whole}};
 }
 
 // Every student who solved everything got full marks: personalising changed no program's meaning.
@@ -340,6 +376,9 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
     const bool full = solved_students_full(cold);
     const WaysCompared ways = compare_ways(root, set, fs::path(base), std::min<std::size_t>(n, 26));
     const RunsCompared runs = compare_runs(root, set, fs::path(base), std::min<std::size_t>(n, 26), 3);
+    double load_before[3] = {0, 0, 0};
+    ::getloadavg(load_before, 3);
+    const CompileStepTimes steps = compile_steps(root, set, fs::path(base), std::min<std::size_t>(n, 26));
     if (as_json) {
         fmt::print("{}\n", nlohmann::ordered_json{{"students", n},
                                                   {"isolation", isolation_name(cold.isolation)},
@@ -350,6 +389,7 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
                                                   {"compile_ways", {{"programs", ways.programs},
                                                                     {"classic_median_seconds", ways.classic},
                                                                     {"fast_median_seconds", ways.fast}}},
+                                                  {"compile_steps", steps_json(steps)},
                                                   {"run_ways", {{"runs", runs.runs},
                                                                 {"sessions", runs.sessions},
                                                                 {"one_off_median_seconds", runs.one_off},
@@ -361,6 +401,7 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
                    "fast (header prebuilt, {}) {:.3f} s: {:.2f}x\n",
                    ways.programs, linker_name(CompileWay::classic), ways.classic, linker_name(CompileWay::fast),
                    ways.fast, ways.fast > 0 ? ways.classic / ways.fast : 0.0);
+        print_steps(steps, runs, load_before[0]);
         if (runs.sessions)
             fmt::print("run, side by side {} times: a jail of its own (bwrap a program) median {:.1f} ms, in a jail session "
                        "{:.1f} ms: {:.2f}x\n",

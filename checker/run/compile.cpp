@@ -49,29 +49,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string run_version(const std::string& compiler) {
-    Limits limits;
-    limits.wall_seconds = 10;
-    limits.cpu_seconds = 10;
-    RunResult result = run_process({compiler, "--version"}, {}, limits);
-    if (result.status != RunStatus::exited || result.exit_code != 0) return {};
-    return result.out.substr(0, result.out.find('\n'));
-}
-
-// `g++ --version`, once per process; on disk by compiler identity, so that a cache hit in a
-// fresh process does not pay for starting the compiler.
-std::string compiler_version(const std::string& compiler, const fs::path& cache_dir) {
-    static std::mutex mutex;
-    static std::string known;
-    std::lock_guard lock(mutex);
-    if (!known.empty()) return known;
-    const fs::path memo = cache_dir / ("compiler-" + hex(content_hash(compiler_identity(compiler))) + ".txt");
-    if (auto text = read_file_if_readable(memo); text && !text->empty()) return known = *text;
-    known = run_version(compiler);
-    if (!known.empty()) write_cache_file(memo, known);
-    return known;
-}
-
 // The program's own headers: the header files directly beside the source (name and text), which
 // travel with it into the build folder. At most 32, each at most 1 MiB.
 using SourceFiles = std::vector<std::pair<std::string, std::string>>;
@@ -274,6 +251,37 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
 }
 
 }  // namespace
+
+namespace compile_parts {
+
+namespace {
+
+std::string run_version(const std::string& compiler) {
+    Limits limits;
+    limits.wall_seconds = 10;
+    limits.cpu_seconds = 10;
+    RunResult result = run_process({compiler, "--version"}, {}, limits);
+    if (result.status != RunStatus::exited || result.exit_code != 0) return {};
+    return result.out.substr(0, result.out.find('\n'));
+}
+
+}  // namespace
+
+// `g++ --version`, once per process; on disk by compiler identity, so that a cache hit in a
+// fresh process does not pay for starting the compiler.
+std::string compiler_version(const std::string& compiler, const fs::path& cache_dir) {
+    static std::mutex mutex;
+    static std::string known;
+    std::lock_guard lock(mutex);
+    if (!known.empty()) return known;
+    const fs::path memo = cache_dir / ("compiler-" + hex(content_hash(compiler_identity(compiler))) + ".txt");
+    if (auto text = read_file_if_readable(memo); text && !text->empty()) return known = *text;
+    known = run_version(compiler);
+    if (!known.empty()) write_cache_file(memo, known);
+    return known;
+}
+
+}  // namespace compile_parts
 
 CompileResult compile_program(const fs::path& source, const fs::path& include_dir, const fs::path& cache_dir,
                               const Limits& limits, CompileWay way, const std::string& display) {

@@ -81,6 +81,10 @@ struct Recipe {
     std::vector<std::string> link_flags;
 };
 
+// `g++ --version` of `compiler` (its first line), once per process; remembered in cache_dir by the
+// compiler binary's identity, so that a cache hit in a fresh process does not start the compiler.
+std::string compiler_version(const std::string& compiler, const std::filesystem::path& cache_dir);
+
 // The recipe for `way`; for fast, builds (or finds, sealed) the header's archive and its
 // precompiled interface when the source allows it.
 Recipe recipe_for(CompileWay way, std::string_view source, const std::filesystem::path& include_dir,
