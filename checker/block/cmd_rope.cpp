@@ -46,6 +46,8 @@ std::vector<long> rope_positions_option(const std::string& text) {
 // a .safetensors (only --name's when given).
 NamedTensors rope_dump(const std::string& file, const std::string& name, std::vector<std::string>& ignored) {
     const std::filesystem::path path(file);
+    if (!name.empty() && !rope_tensor_name(name))
+        throw InputFileError("--name: expected inv_freq, cos, sin or attention_factor, found " + name);
     NamedTensors found;
     if (path.extension() == ".npy") {
         const std::string n = name.empty() ? path.stem().string() : name;
@@ -63,8 +65,6 @@ NamedTensors rope_dump(const std::string& file, const std::string& name, std::ve
         else ignored.push_back(n);
     }
     if (!name.empty() && found.empty()) throw InputFileError(file + ": no tensor named " + name);
-    if (!name.empty() && !rope_tensor_name(name))
-        throw InputFileError("--name: expected inv_freq, cos, sin or attention_factor, found " + name);
     if (found.empty()) throw InputFileError(file + ": no tensor named inv_freq, cos, sin or attention_factor");
     return found;
 }
@@ -84,7 +84,7 @@ std::size_t rope_dump_rows(const NamedTensors& dump) {
 std::vector<long> rope_chosen_positions(const RopeOptions& o, const RopeConfig<Real50>& config, const NamedTensors& dump) {
     if (!o.positions.empty()) return rope_positions_option(o.positions);
     if (const std::size_t rows = rope_dump_rows(dump)) {
-        if (rows > (std::size_t(1) << 22)) throw InputFileError(fmt::format("{}: {} positions; give --positions", o.compare_file, rows));
+        if (rows > (std::size_t(1) << 20)) throw InputFileError(fmt::format("{}: {} positions; give --positions", o.compare_file, rows));
         std::vector<long> all(rows);
         for (std::size_t r = 0; r < rows; ++r) all[r] = static_cast<long>(r);
         return all;

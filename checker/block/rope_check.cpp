@@ -12,7 +12,7 @@ namespace blockcheck {
 namespace {
 
 // Elements a dump may hold (positions x pairs), checked before anything is computed.
-constexpr std::size_t max_rope_elements = std::size_t(1) << 22;
+constexpr std::size_t max_rope_elements = std::size_t(1) << 20;
 
 // The shape as numpy prints it: (4, 64).
 std::string rope_shape_text(const std::vector<std::size_t>& shape) {
@@ -85,15 +85,26 @@ double rope_element_allowance(const std::string& name, const RopeTensors& t, con
     return factor * (a.trig_eps + abs(t.angle(r, c)).convert_to<double>() * a.angle_rtol);
 }
 
+// The frequency plan behind the tensors at `positions`, with one mistake made.
+Rope<Real50> rope_plan(const RopeConfig<Real50>& config, const std::vector<long>& positions, RopeScalingMistake mistake) {
+    RopeScaling<Real50> scaling = config.scaling;
+    scaling.mistake = mistake;
+    return make_rope(config.theta, config.rotary_dim, scaling, RopeLayout::half, static_cast<std::size_t>(positions.back()) + 1);
+}
+
+// Whether two plans give the same tensors (the scores' factor is no tensor of RoPE's).
+bool same_rope_tensors(const Rope<Real50>& a, const Rope<Real50>& b) {
+    return a.inverse_frequencies == b.inverse_frequencies && a.position_divisor == b.position_divisor &&
+           a.attention_factor == b.attention_factor;
+}
+
 }  // namespace
 
 RopeTensors rope_tensors(const RopeConfig<Real50>& config, const std::vector<long>& positions, RopeScalingMistake mistake) {
-    RopeScaling<Real50> scaling = config.scaling;
-    scaling.mistake = mistake;
     RopeTensors t;
     t.positions = positions;
     t.sequence_length = static_cast<std::size_t>(positions.back()) + 1;
-    const Rope<Real50> rope = make_rope(config.theta, config.rotary_dim, scaling, RopeLayout::half, t.sequence_length);
+    const Rope<Real50> rope = rope_plan(config, positions, mistake);
     const std::size_t pairs = rope.inverse_frequencies.size();
     for (const Real50& f : rope.inverse_frequencies) t.inv_freq.push_back(f / rope.position_divisor);
     t.attention_factor = rope.attention_factor;
@@ -194,7 +205,12 @@ RopeVerdict judge_rope_dump(const std::vector<RopeGiven>& given, const RopeConfi
     const RopeTensors honest = rope_tensors(config, positions);
     for (const RopeGiven& g : given) v.grades.push_back(grade_rope_tensor(g, honest, dtype, config.theta));
     v.within = std::all_of(v.grades.begin(), v.grades.end(), [](const RopeGrade& g) { return g.within(); });
+    const Rope<Real50> honest_plan = rope_plan(config, positions, RopeScalingMistake::none);
     for (const auto& [id, mistake] : rope_mistake_ids) {
+        if (same_rope_tensors(rope_plan(config, positions, mistake), honest_plan)) {  // not this scaling's mistake
+            v.not_visible.emplace_back(id);
+            continue;
+        }
         const RopeTensors made = rope_tensors(config, positions, mistake);
         bool visible = false, fits = true;
         for (const RopeGiven& g : given) {
