@@ -344,7 +344,7 @@ void add_grade_command(CLI::App& app, Context& context) {
                   "grade even where no sandbox works (programs then run under resource limits only; every output says so)");
     cmd->footer(
         "Outputs: gradebook.csv, results/<student>.json, junit.xml, gradescope/<student>.json, summary.txt,\n"
-        "report.html.\n"
+        "report.html, insight.json and insight.csv (what the class got wrong: `blockcheck insight OUT`).\n"
         "A student whose sources, inputs and grader are unchanged since the last run into the same --out is not\n"
         "graded again; an interrupted run picks up where it stopped. Exit 0 when the gradebook is written, 1 when\n"
         "the grader failed on some program (run again), 2 for bad usage, 4 when no sandbox works here and\n"

@@ -108,6 +108,9 @@ std::string stacked_bars(const Insight& in, Lang lang) {
     std::vector<std::string> legend = {outcome::right, outcome::inexact};
     legend.insert(legend.end(), mistakes.begin(), mistakes.end());
     for (const char* o : {outcome::other_wrong, outcome::failed, outcome::not_done, outcome::grader_fault}) legend.push_back(o);
+    std::erase_if(legend, [&](const std::string& o) {  // only what the class has
+        return std::none_of(in.parts.begin(), in.parts.end(), [&](const PartInsight& p) { return p.count(o) > 0; });
+    });
     for (const std::string& o : legend)
         svg += fmt::format("<span class=\"key\"><span class=\"swatch\" style=\"background:{}\"></span>{}</span> ", colour_of(o, mistakes),
                            html_text(label_of(o, lang)));
@@ -130,7 +133,7 @@ std::string mistakes_table(const Insight& in, Lang lang) {
                                     tr(lang, "most wrong answers match no known mistake", "多数错误答案不符合已知错误"));
         html += fmt::format("<tr><td><code>{}.{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>\n",
                             html_text(p.exercise), html_text(p.part), pct(double(p.count(outcome::right)) / double(std::max<std::size_t>(p.students, 1))),
-                            p.count(outcome::inexact), mistakes.empty() ? "–" : mistakes);
+                            pct(double(p.count(outcome::inexact)) / double(std::max<std::size_t>(p.students, 1))), mistakes.empty() ? "–" : mistakes);
     }
     return html + "</tbody></table>\n";
 }
