@@ -1,7 +1,7 @@
 // `blockcheck bench --grading [N]`: a synthetic class whose students each write their own text of
 // every program, graded twice with two jobs, cold (empty output and cache) and warm (nothing
 // changed): students per second, per-program compile and run medians, where the time went, the
-// cache hit rate, and the goals for a class of 200.
+// cache hit rate, the goals for a class of 200, and one compile taken apart into its steps.
 #include "checker/grade/grading_bench.hpp"
 
 #include "checker/grade/archive.hpp"
