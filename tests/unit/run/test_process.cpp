@@ -107,6 +107,7 @@ TEST_CASE("process: stdin larger than a pipe is fed in full") {
     const std::string big(3u << 20, 'x');
     Limits limits = process_limits();
     limits.output_bytes = 4u << 20;
+    limits.wall_seconds = 20;  // about the pipe, not the clock: a loaded machine may take seconds
     RunResult result = run_process({hostile("echo").string()}, big, limits);
     CHECK(result.status == RunStatus::exited);
     CHECK(result.out.size() == big.size());
@@ -216,6 +217,7 @@ TEST_CASE("process: a memory hog is stopped by the memory limit, not by a timeou
     // needed 0.9 s of its 1 s of CPU and a busy machine's wall clock could stop it first.
     Limits limits = process_limits();
     limits.memory_bytes = 128u << 20;
+    limits.wall_seconds = 20;  // the CPU and memory limits decide, not a busy machine's wall clock
     RunResult result = run_hostile("memory_hog", limits);
     const bool crashed = result.status == RunStatus::signaled ||
                          (result.status == RunStatus::exited && result.exit_code != 0);
@@ -253,7 +255,7 @@ TEST_CASE("process: concurrent runs from several threads keep their own streams"
     for (int i = 0; i < 8; ++i) inputs.push_back("input " + std::to_string(i) + "\n");
     const std::string echo = hostile("echo").string();
     Limits sleeper_limits = process_limits();
-    sleeper_limits.wall_seconds = 1.5;
+    sleeper_limits.wall_seconds = 3;
     const std::string sleeper = hostile("sleeper").string();
     std::vector<std::thread> threads;
     RunResult slow;
@@ -268,8 +270,9 @@ TEST_CASE("process: concurrent runs from several threads keep their own streams"
     for (auto& thread : threads) thread.join();
     CHECK(outputs == inputs);
     CHECK(slow.status == RunStatus::timed_out);
-    // A run's pipes must not leak into a concurrent long-running child.
-    for (double wall : walls) CHECK(wall < 1.2);
+    // A run's pipes must not leak into a concurrent long-running child: an echo whose pipe the
+    // sleeper held would last until the sleeper is stopped at its wall limit.
+    for (double wall : walls) CHECK(wall < sleeper_limits.wall_seconds);
 }
 
 TEST_CASE("process: the bwrap command line isolates and passes the program last") {
