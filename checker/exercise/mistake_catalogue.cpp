@@ -35,6 +35,9 @@ std::vector<MistakeEntry> read_catalogue() {
                            text_of_entry(entry, "message", where)};
             if (m.made_by != "reference" && m.made_by != "inputs" && m.made_by != "expected")
                 throw std::logic_error(where + ".made_by: expected reference, inputs or expected");
+            m.port = entry.value("port", false);
+            if (m.port && m.made_by != "reference") throw std::logic_error(where + ".port: only a reference mistake");
+            if (m.port) m.shown_by = text_of_entry(entry, "shown_by", where);
             if (std::any_of(all.begin(), all.end(), [&](const MistakeEntry& e) { return e.id == m.id; }))
                 throw std::logic_error(where + ": the id is listed twice");
             all.push_back(std::move(m));
