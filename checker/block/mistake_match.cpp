@@ -2,6 +2,8 @@
 
 #include "solutions/block/block_mistakes.hpp"
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 
 namespace blockcheck {
@@ -75,6 +77,13 @@ MistakeSearch search_porting_mistakes(const BlockCase<Real50>& bc, const Trace<R
             search.named.push_back({&mistake, first->name, against_mistake.front().normwise / epsilon(dtype)});
     }
     return search;
+}
+
+std::string porting_mistakes_table() {
+    std::string table = "| id | the one thing it changes | what a case needs to show it |\n|---|---|---|\n";
+    for (const MistakeEntry& m : mistake_catalogue())
+        if (m.port) table += fmt::format("| `{}` | {} | {} |\n", m.id, m.changes.en, m.shown_by.en);
+    return table;
 }
 
 }  // namespace blockcheck

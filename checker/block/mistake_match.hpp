@@ -34,4 +34,8 @@ MistakeSearch search_porting_mistakes(const BlockCase<Real50>& bc, const Trace<R
                                       const Trace<Real50>& reference, DType dtype,
                                       std::optional<double> rtol = {}, std::optional<double> atol = {});
 
+// The table docs/check-your-implementation.md lists (a test keeps the two alike): every porting
+// mistake, the one thing it changes, and what a case needs for it to show.
+std::string porting_mistakes_table();
+
 }  // namespace blockcheck

@@ -69,7 +69,8 @@ inline nlohmann::ordered_json porting_case(const PortingShape& s, unsigned long 
         const double scale = s.input_rms / std::sqrt(sum / static_cast<double>(s.hidden));
         for (Json& x : row) x = x.get<double>() * scale;
     }
-    return {{"config", c}, {"weights", w}, {"start_position", s.start}, {"input", input}};
+    const Json json = {{"config", c}, {"weights", w}, {"start_position", s.start}, {"input", input}};
+    return parse_json_exact(json.dump(), "porting case");  // numbers kept as their decimal text
 }
 
 // compare's search on the float32 port of `json` with `bugs` planted; the port's output alone, or

@@ -2,6 +2,7 @@
 // writes it, is matched against the block with each catalogue mistake made.
 #include "porting_case.hpp"
 #include "solutions/block/block_mistakes.hpp"
+#include "source_tree.hpp"
 
 #include <doctest/doctest.h>
 
@@ -133,4 +134,10 @@ TEST_CASE("every porting mistake of the catalogue is made by the block's dispatc
     CHECK(ports >= 15);
     BlockConfig<double> c;
     CHECK_FALSE(make_porting_mistake(c, "no_such_mistake"));
+}
+
+TEST_CASE("docs/check-your-implementation.md lists every porting mistake compare can name") {
+    const std::string doc = file_text(repository() / "docs/check-your-implementation.md");
+    CHECK_MESSAGE(doc.find(porting_mistakes_table()) != std::string::npos,
+                  "paste this table into docs/check-your-implementation.md:\n", porting_mistakes_table());
 }
