@@ -12,7 +12,7 @@
 namespace blockcheck::testing {
 
 struct PortingShape {
-    std::size_t hidden = 32, query_heads = 4, kv_heads = 2, head_dim = 8, ffn = 48, rows = 4;
+    std::size_t hidden = 16, query_heads = 4, kv_heads = 2, head_dim = 4, ffn = 24, rows = 3;
     long start = 5;
     double theta = 500000;
     std::string eps = "0.00001";
