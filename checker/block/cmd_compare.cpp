@@ -6,6 +6,7 @@
 #include "checker/block/block_case_files.hpp"
 #include "checker/block/block_output.hpp"
 #include "checker/block/error_report.hpp"
+#include "checker/block/mistake_match.hpp"
 #include "checker/common/cli.hpp"
 
 #include <fmt/format.h>
@@ -128,6 +129,39 @@ void print_stages(const std::vector<StageErrors>& stages, DType dtype, Lang lang
         fmt::print("{}\n", tr(lang, "every stage is within its tolerance", "每个阶段都在容差之内"));
 }
 
+Json mistakes_json(const MistakeSearch& search) {
+    Json j = {{"named_mistakes", Json::array()}, {"mistakes_not_visible", Json::array()}, {"mistakes_tried", search.tried}};
+    for (const NamedMistake& m : search.named)
+        j["named_mistakes"].push_back({{"id", m.mistake->id}, {"stage", m.stage}, {"normwise_error_eps", m.normwise_eps}});
+    for (const MistakeEntry* m : search.not_visible)
+        j["mistakes_not_visible"].push_back({{"id", m->id}, {"shown_by", m->shown_by.en}});
+    return j;
+}
+
+void print_mistakes(const MistakeSearch& search, bool within, Lang lang) {
+    if (search.named.size() > 1)
+        fmt::print("{}\n", tr_format(lang, "{n} porting mistakes fit equally well; this case cannot tell them apart:",
+                                     "{n} 个移植错误同样吻合；这个用例无法区分它们：",
+                                     fmt::arg("n", search.named.size())));
+    for (const NamedMistake& m : search.named)
+        fmt::print("{}\n", tr_format(lang, "matches the reference with {changes} ({id}; norm-wise {eps:.3g} eps at {stage})",
+                                     "与参考值在此改动下吻合：{changes}（{id}；{stage} 处范数相对误差 {eps:.3g} eps）",
+                                     fmt::arg("changes", m.mistake->changes.in(lang)), fmt::arg("id", m.mistake->id),
+                                     fmt::arg("eps", m.normwise_eps), fmt::arg("stage", m.stage)));
+    if (!within && search.named.empty())
+        fmt::print("{}\n", tr_format(lang,
+                                     "no porting mistake of the catalogue explains it ({n} tried): look where the "
+                                     "error first jumps",
+                                     "目录中没有哪个移植错误能解释它（试了 {n} 个）：请查看误差首先跃升之处",
+                                     fmt::arg("n", search.tried)));
+    if (search.not_visible.empty()) return;
+    fmt::print("{}\n", tr(lang, "not visible on this case (it cannot show them, whatever the implementation does):",
+                          "在这个用例上看不出的错误（无论实现如何，它都无法显示）："));
+    for (const MistakeEntry* m : search.not_visible)
+        fmt::print("  {}: {}\n    {} {}\n", m->id, m->changes.in(lang), tr(lang, "shown by", "可显示它的用例："),
+                   m->shown_by.in(lang));
+}
+
 int compare(const CompareOptions& o, Lang lang) {
     const DType dtype = dtype_named(o.dtype);
     const BlockCase<Real50> bc = read_case_file<Real50>(o.case_file);
@@ -140,6 +174,7 @@ int compare(const CompareOptions& o, Lang lang) {
         compare_stages(given, reference, bc.config, keys, dtype, o.rtol, o.atol);
     const StageErrors& output = *std::find_if(stages.begin(), stages.end(), [](auto& s) { return s.name == "output"; });
     const bool within = std::all_of(stages.begin(), stages.end(), [](auto& s) { return s.within(); });
+    const MistakeSearch mistakes = search_porting_mistakes(bc, given, reference, dtype, o.rtol, o.atol);
     if (o.json) {
         Json j = stage_json(output, dtype);
         j["case"] = o.case_file;
@@ -152,6 +187,7 @@ int compare(const CompareOptions& o, Lang lang) {
             j["first_stage_outside"] = first ? Json(first->name) : Json(nullptr);
         }
         j["within"] = within;
+        j.update(mistakes_json(mistakes));
         fmt::print("{}\n", j.dump(2));
         return within ? 0 : 1;
     }
@@ -160,6 +196,7 @@ int compare(const CompareOptions& o, Lang lang) {
     print_output_stage(output, dtype, lang);
     print_verdict(output, dtype, lang);
     if (stages.size() > 1) print_stages(stages, dtype, lang);
+    print_mistakes(mistakes, within, lang);
     return within ? 0 : 1;
 }
 

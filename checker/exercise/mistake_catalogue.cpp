@@ -33,8 +33,13 @@ std::vector<MistakeEntry> read_catalogue() {
             MistakeEntry m{entry.at("id").get<std::string>(), entry.at("mechanism").get<std::string>(),
                            entry.at("made_by").get<std::string>(), text_of_entry(entry, "changes", where),
                            text_of_entry(entry, "message", where)};
+            // "block": made by a switch of the block itself (the RoPE-scaling porting mistakes), as "reference"
             if (m.made_by != "reference" && m.made_by != "block" && m.made_by != "inputs" && m.made_by != "expected")
                 throw std::logic_error(where + ".made_by: expected reference, block, inputs or expected");
+            m.port = entry.value("port", false);
+            if (m.port && m.made_by != "reference" && m.made_by != "block")
+                throw std::logic_error(where + ".port: only a mistake made by the reference or the block");
+            if (m.port) m.shown_by = text_of_entry(entry, "shown_by", where);
             if (std::any_of(all.begin(), all.end(), [&](const MistakeEntry& e) { return e.id == m.id; }))
                 throw std::logic_error(where + ": the id is listed twice");
             all.push_back(std::move(m));

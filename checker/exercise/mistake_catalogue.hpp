@@ -17,6 +17,8 @@ struct MistakeEntry {
     std::string made_by;    // "reference" (a switch in the block or reference), "inputs", "expected"
     Text changes;           // the one thing the mistake changes
     Text message;           // names the slip, never the expected value; may hold {factor} or {pi}
+    bool port = false;      // a porting mistake of the block: `compare` tries it (block_mistakes.hpp)
+    Text shown_by;          // port: what a case needs for the mistake to show
 };
 
 // Every entry, in the file's order; the file is checked when first read (a malformed entry is

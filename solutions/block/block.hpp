@@ -36,6 +36,13 @@ struct BlockConfig {
     bool rotate_v = false;            // true: V turned by RoPE as Q and K
     bool scale_scores = true;         // false: scores q.k without the 1/sqrt(d)
     bool kv_round_robin = false;      // true: query head h reads KV head h mod kv_heads
+    // Porting slips, each made from its catalogue id by make_porting_mistake (block_mistakes.hpp).
+    long position_offset = 0;         // 1: positions counted from 1 (position_off_by_one)
+    bool gain_plus_one = false;       // true: RMSNorm multiplies by 1 + g (norm_gain_plus_one)
+    bool scale_scores_twice = false;  // true: scores divided by sqrt(d) twice (attention_scale_twice)
+    bool swap_gate_up = false;        // true: W_up read as the gate, W_gate as up (gate_up_swapped)
+    bool transpose_square_weights = false;  // true: square weights used as stored [out, in] (transposed_weights)
+    GateActivation gate_activation = GateActivation::silu;  // gelu: GELU for SiLU (gelu_for_silu)
 
     HeadLayout heads() const { return {query_heads, kv_heads, head_dim, kv_round_robin}; }
     // The frequency plan for a forward whose last position is sequence_length - 1.
@@ -89,6 +96,17 @@ Matrix<T> record(Trace<T>* trace, const std::string& name, Matrix<T> value) {
     return value;
 }
 
+// The attention divides the scores by sqrt(d); the scale slips are made on the queries before it:
+// times sqrt(d) undoes it (no_attention_scale), divided by sqrt(d) repeats it (attention_scale_twice).
+template <class T>
+void rescale_queries(Matrix<T>& q, const BlockConfig<T>& config) {
+    if (config.scale_scores && !config.scale_scores_twice) return;
+    using std::sqrt;
+    const T root = sqrt(T(static_cast<long>(config.head_dim)));
+    const T factor = config.scale_scores ? T(1) / root : root;
+    for (T& x : q.values) x *= factor;
+}
+
 // Attention sublayer without the residual: rotates Q and K at positions start..start+T-1,
 // appends K and V to the cache and attends over it.  n: [T, C] -> [T, C]
 template <class T>
@@ -103,7 +121,7 @@ Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T>
     std::vector<long> positions(n.rows);
     for (std::size_t t = 0; t < n.rows; ++t) {
         positions[t] = start_position + static_cast<long>(t);
-        RopeTurn<T> turn = rope_turn(rope, T(positions[t]));
+        RopeTurn<T> turn = rope_turn(rope, T(positions[t] + config.position_offset));
         apply_rope(q.row(t), rope, turn);
         apply_rope(k.row(t), rope, turn);  // V is never rotated
         if (config.rotate_v) apply_rope(v.row(t), rope, turn);
@@ -113,11 +131,7 @@ Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T>
     record(trace, "K_rotated", k);
     if (rope.score_factor != T(1))  // the scores scaled once more (mistake yarn_attention_factor_on_scores)
         for (T& x : q.values) x *= rope.score_factor;
-    if (!config.scale_scores) {  // the attention divides by sqrt(d): undone on the queries
-        using std::sqrt;
-        const T root = sqrt(T(static_cast<long>(config.head_dim)));
-        for (T& x : q.values) x *= root;
-    }
+    rescale_queries(q, config);
     // Without the causal mask (not_causal) every query sees the whole cache.
     const std::vector<long> visible_up_to = config.causal ? positions : std::vector<long>(n.rows, cache.positions.back());
     std::vector<Matrix<T>> weights;  // [query_heads][T, cache positions]
@@ -129,11 +143,41 @@ Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T>
 
 // FFN sublayer without the residual.  m: [T, C] -> [T, C]
 template <class T>
-Matrix<T> ffn_sublayer(const BlockWeights<T>& w, const Matrix<T>& m, Trace<T>* trace) {
+Matrix<T> ffn_sublayer(const BlockConfig<T>& config, const BlockWeights<T>& w, const Matrix<T>& m, Trace<T>* trace) {
     const Matrix<T> gate = record(trace, "gate", matmul(m, w.gate));
     const Matrix<T> up = record(trace, "up", matmul(m, w.up));
-    const Matrix<T> hidden = record(trace, "hidden", swiglu_hidden(gate, up));
+    const Matrix<T> hidden = record(trace, "hidden", swiglu_hidden(gate, up, config.gate_activation));
     return record(trace, "down", matmul(hidden, w.down));
+}
+
+// The gains RMSNorm multiplies by: g, or 1 + g (norm_gain_plus_one: a gain stored as g - 1, as
+// Gemma's is, read into a LLaMA block that stores g itself).
+template <class T>
+Vector<T> norm_gains(const Vector<T>& g, const BlockConfig<T>& config) {
+    Vector<T> gains = g;
+    if (config.gain_plus_one)
+        for (T& x : gains) x += T(1);
+    return gains;
+}
+
+template <class T>
+Matrix<T> transposed(const Matrix<T>& w) {
+    Matrix<T> t(w.cols, w.rows);
+    for (std::size_t i = 0; i < w.rows; ++i)
+        for (std::size_t j = 0; j < w.cols; ++j) t(j, i) = w(i, j);
+    return t;
+}
+
+// The weights as a loader with a slip reads them: gate and up swapped (gate_up_swapped), or every
+// square matrix left transposed (transposed_weights: a loader that transposes a stored [out, in]
+// only when its shape does not fit [in, out] cannot tell a square one).
+template <class T>
+BlockWeights<T> misread_weights(const BlockConfig<T>& config, BlockWeights<T> w) {
+    if (config.swap_gate_up) std::swap(w.gate, w.up);
+    if (config.transpose_square_weights)
+        for (Matrix<T>* m : {&w.q, &w.k, &w.v, &w.o, &w.gate, &w.up, &w.down})
+            if (m->rows == m->cols) *m = transposed(*m);
+    return w;
 }
 
 // The block on T new rows at positions start..start+T-1, reading and extending the cache.
@@ -141,19 +185,26 @@ Matrix<T> ffn_sublayer(const BlockWeights<T>& w, const Matrix<T>& m, Trace<T>* t
 template <class T>
 Matrix<T> block_step(const BlockConfig<T>& config, const BlockWeights<T>& w, const Matrix<T>& x,
                      long start_position, KvCache<T>& cache, Trace<T>* trace = nullptr) {
+    if (config.swap_gate_up || config.transpose_square_weights) {  // a slip in reading the weights
+        BlockConfig<T> reader = config;
+        reader.swap_gate_up = reader.transpose_square_weights = false;
+        return block_step(reader, misread_weights(config, w), x, start_position, cache, trace);
+    }
     const T& eps = config.rms_norm_eps;
     const EpsPlacement where = config.eps_placement;
     if (config.pre_norm) {
         // R = X + Attn(RMSNorm(X)); Y = R + FFN(RMSNorm(R))
-        const Matrix<T> n = record(trace, "N", rms_norm_rows<T>(x, w.attn_norm, eps, where));
+        const Matrix<T> n = record(trace, "N", rms_norm_rows<T>(x, norm_gains(w.attn_norm, config), eps, where));
         const Matrix<T> r = record(trace, "R", add(x, attention_sublayer(config, w, n, start_position, cache, trace)));
-        const Matrix<T> m = record(trace, "M", rms_norm_rows<T>(r, w.ffn_norm, eps, where));
-        return record(trace, "output", add(r, ffn_sublayer(w, m, trace)));
+        const Matrix<T> m = record(trace, "M", rms_norm_rows<T>(r, norm_gains(w.ffn_norm, config), eps, where));
+        return record(trace, "output", add(r, ffn_sublayer(config, w, m, trace)));
     }
     // Post-norm, for contrast: R = RMSNorm(X + Attn(X)); Y = RMSNorm(R + FFN(R))
-    const Matrix<T> r = record(
-        trace, "R", rms_norm_rows<T>(add(x, attention_sublayer(config, w, x, start_position, cache, trace)), w.attn_norm, eps, where));
-    return record(trace, "output", rms_norm_rows<T>(add(r, ffn_sublayer(w, r, trace)), w.ffn_norm, eps, where));
+    const Matrix<T> r = record(trace, "R",
+                               rms_norm_rows<T>(add(x, attention_sublayer(config, w, x, start_position, cache, trace)),
+                                                norm_gains(w.attn_norm, config), eps, where));
+    return record(trace, "output",
+                  rms_norm_rows<T>(add(r, ffn_sublayer(config, w, r, trace)), norm_gains(w.ffn_norm, config), eps, where));
 }
 
 // The full forward over a fresh cache.  x: [T, C] -> [T, C]

@@ -19,9 +19,18 @@ T relu(const T& a) {
     return a > 0 ? a : T(0);
 }
 
+// GELU(a) = a Phi(a) = a (1 + erf(a / sqrt 2)) / 2, the exact form (torch.nn.functional.gelu).
+template <class T>
+T gelu(const T& a) {
+    using std::erf;
+    using std::sqrt;
+    return a * (T(1) + erf(a / sqrt(T(2)))) / T(2);
+}
+
 // The gate's activation: SiLU in SwiGLU; sigmoid and ReLU are the classic slips the exercises
-// diagnose (sigmoid(a) = 1 / (1 + e^-a) is SiLU's pass ratio, not SiLU).
-enum class GateActivation { silu, sigmoid, relu };
+// diagnose (sigmoid(a) = 1 / (1 + e^-a) is SiLU's pass ratio, not SiLU), GELU a port's
+// (mistake gelu_for_silu: GeGLU's activation on a SwiGLU model).
+enum class GateActivation { silu, sigmoid, relu, gelu };
 
 template <class T>
 T gate_activation(const T& a, GateActivation activation) {
@@ -29,6 +38,7 @@ T gate_activation(const T& a, GateActivation activation) {
     switch (activation) {
         case GateActivation::sigmoid: return T(1) / (T(1) + exp(-a));
         case GateActivation::relu: return relu(a);
+        case GateActivation::gelu: return gelu(a);
         default: return silu(a);
     }
 }

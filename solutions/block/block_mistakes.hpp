@@ -1,0 +1,43 @@
+// The porting mistakes of data/mistakes.json (entries with "port": true), each made on a block's
+// configuration with exactly one thing changed, so that `compare` can tell which one an
+// engineer's output carries.
+#pragma once
+
+#include "block.hpp"
+#include "rope_mistakes.hpp"
+
+#include <string_view>
+
+namespace blockcheck {
+
+// The mistakes of the block itself (norms, attention, RoPE's pairing and positions, the FFN,
+// reading the weights); false for another id.
+template <class T>
+bool make_block_mistake(BlockConfig<T>& config, std::string_view id) {
+    if (id == "not_causal") config.causal = false;
+    else if (id == "eps_outside_sqrt") config.eps_placement = EpsPlacement::after_root;
+    else if (id == "eps_ten_times") config.rms_norm_eps *= T(10);
+    else if (id == "eps_tenth") config.rms_norm_eps /= T(10);
+    else if (id == "norm_gain_plus_one") config.gain_plus_one = true;
+    else if (id == "rope_on_v") config.rotate_v = true;
+    else if (id == "rope_pairing_flipped")
+        config.rope_layout = config.rope_layout == RopeLayout::interleaved ? RopeLayout::half : RopeLayout::interleaved;
+    else if (id == "position_off_by_one") config.position_offset = 1;
+    else if (id == "rope_theta_default") config.rope_theta = T(10000);
+    else if (id == "no_attention_scale") config.scale_scores = false;
+    else if (id == "attention_scale_twice") config.scale_scores_twice = true;
+    else if (id == "wrong_kv_head") config.kv_round_robin = true;
+    else if (id == "gate_up_swapped") config.swap_gate_up = true;
+    else if (id == "gelu_for_silu") config.gate_activation = GateActivation::gelu;
+    else if (id == "transposed_weights") config.transpose_square_weights = true;
+    else return false;
+    return true;
+}
+
+// Makes mistake `id` on `config`; false for an id that is not a porting mistake of the block.
+template <class T>
+bool make_porting_mistake(BlockConfig<T>& config, std::string_view id) {
+    return make_block_mistake(config, id) || make_rope_mistake(config, id);
+}
+
+}  // namespace blockcheck

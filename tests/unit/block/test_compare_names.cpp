@@ -1,0 +1,143 @@
+// `compare` names the porting bug: a float32 port with one bug planted, written the way a porter
+// writes it, is matched against the block with each catalogue mistake made.
+#include "porting_case.hpp"
+#include "solutions/block/block_mistakes.hpp"
+#include "source_tree.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+using namespace blockcheck;
+using namespace blockcheck::testing;
+
+namespace {
+
+using Ids = std::vector<std::string>;
+
+struct Planted {
+    const char* id;
+    PlantedBugs bugs;
+};
+
+std::vector<Planted> every_planted_bug() {
+    std::vector<Planted> all;
+    auto plant = [&](const char* id, auto set) {
+        PlantedBugs b;
+        set(b);
+        all.push_back({id, b});
+    };
+    plant("not_causal", [](PlantedBugs& b) { b.no_causal_mask = true; });
+    plant("eps_outside_sqrt", [](PlantedBugs& b) { b.eps_outside_sqrt = true; });
+    plant("eps_ten_times", [](PlantedBugs& b) { b.typed_eps = 1e-4f; });
+    plant("eps_tenth", [](PlantedBugs& b) { b.typed_eps = 1e-6f; });
+    plant("norm_gain_plus_one", [](PlantedBugs& b) { b.one_plus_gain = true; });
+    plant("rope_on_v", [](PlantedBugs& b) { b.rotate_v = true; });
+    plant("rope_pairing_flipped", [](PlantedBugs& b) { b.other_pairing = true; });
+    plant("rope_theta_default", [](PlantedBugs& b) { b.theta_10000 = true; });
+    plant("no_attention_scale", [](PlantedBugs& b) { b.no_score_scale = true; });
+    plant("attention_scale_twice", [](PlantedBugs& b) { b.score_scaled_twice = true; });
+    plant("wrong_kv_head", [](PlantedBugs& b) { b.kv_tiled = true; });
+    plant("gate_up_swapped", [](PlantedBugs& b) { b.gate_up_swapped = true; });
+    plant("gelu_for_silu", [](PlantedBugs& b) { b.gelu = true; });
+    plant("transposed_weights", [](PlantedBugs& b) { b.square_weights_as_stored = true; });
+    return all;
+}
+
+bool contains(const Ids& ids, const std::string& id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); }
+
+}  // namespace
+
+TEST_CASE("compare names each porting bug planted in a float32 port, from its output alone") {
+    const auto json = porting_case(PortingShape{});
+    const MistakeSearch honest = search_port(json, {});
+    CHECK(named_ids(honest).empty());
+    // Every query moves with its keys: the output cannot show positions counted from 1.
+    CHECK(not_visible_ids(honest) == Ids{"position_off_by_one"});
+    for (const Planted& p : every_planted_bug()) {
+        CAPTURE(p.id);
+        const MistakeSearch s = search_port(json, p.bugs);
+        CHECK(named_ids(s) == Ids{p.id});
+        if (!s.named.empty()) {
+            CHECK(s.named[0].stage == "output");
+            CHECK(s.named[0].normwise_eps < 64);  // float32 rounding, against the block with the mistake made
+        }
+    }
+}
+
+TEST_CASE("with the whole trace, compare names the bug at the first stage it shows") {
+    const auto json = porting_case(PortingShape{});
+    CHECK(search_port(json, {}, true).not_visible.empty());
+    const std::vector<std::pair<const char*, const char*>> stage_of = {
+        {"eps_outside_sqrt", "N"}, {"transposed_weights", "Q"}, {"rope_pairing_flipped", "Q_rotated"},
+        {"wrong_kv_head", "heads"}, {"gate_up_swapped", "gate"}, {"gelu_for_silu", "hidden"}};
+    for (const Planted& p : every_planted_bug()) {
+        CAPTURE(p.id);
+        const MistakeSearch s = search_port(json, p.bugs, true);
+        REQUIRE(named_ids(s) == Ids{p.id});
+        for (const auto& [id, stage] : stage_of)
+            if (std::string(id) == p.id) CHECK(s.named[0].stage == stage);
+    }
+    PlantedBugs from_one;
+    from_one.positions_from_one = true;
+    const MistakeSearch s = search_port(json, from_one, true);
+    CHECK(named_ids(s) == Ids{"position_off_by_one"});
+    CHECK(s.named.at(0).stage == "Q_rotated");
+}
+
+TEST_CASE("two mistakes that leave the same output on a case are both named") {
+    // Rows of root mean square 5 into both norms (the attention adds nothing): epsilon after the
+    // root, 1/(5 + eps), and ten times epsilon under it, 1/sqrt(25 + 10 eps), agree to first order.
+    PortingShape shape;
+    shape.eps = "0.001";
+    shape.input_rms = 5;
+    shape.zero_output_projection = true;
+    PlantedBugs eps;
+    eps.eps_outside_sqrt = true;
+    Ids named = named_ids(search_port(porting_case(shape), eps));
+    std::sort(named.begin(), named.end());
+    CHECK(named == Ids{"eps_outside_sqrt", "eps_ten_times"});
+}
+
+TEST_CASE("a mistake this case cannot show is listed as not visible, and none is named for it") {
+    // One KV head, theta 10000, a single row at position 0: nothing turns, one key, no later row.
+    PortingShape shape;
+    shape.kv_heads = 1, shape.theta = 10000, shape.rows = 1, shape.start = 0;
+    const auto json = porting_case(shape);
+    const MistakeSearch honest = search_port(json, {}, true);
+    CHECK(named_ids(honest).empty());
+    const Ids hidden = not_visible_ids(honest);
+    for (const char* id : {"wrong_kv_head", "rope_theta_default", "rope_on_v", "rope_pairing_flipped", "not_causal",
+                           "no_attention_scale", "attention_scale_twice"}) {
+        CAPTURE(id);
+        CHECK(contains(hidden, id));
+    }
+    CHECK_FALSE(contains(hidden, "position_off_by_one"));  // position 1 turns Q_rotated
+    CHECK_FALSE(contains(hidden, "gelu_for_silu"));
+    PlantedBugs tiled;
+    tiled.kv_tiled = true;  // the same program on this case: within, nothing named
+    const MistakeSearch s = search_port(json, tiled, true);
+    CHECK(s.named.empty());
+    CHECK(contains(not_visible_ids(s), "wrong_kv_head"));
+}
+
+TEST_CASE("every porting mistake of the catalogue is made by the block's dispatcher") {
+    std::size_t ports = 0;
+    for (const MistakeEntry& m : mistake_catalogue()) {
+        CAPTURE(m.id);
+        BlockConfig<double> c;
+        c.head_dim = 4, c.rms_norm_eps = 1e-6, c.rope_theta = 500000;
+        CHECK(make_porting_mistake(c, m.id) == m.port);
+        if (m.port) CHECK_FALSE(m.shown_by.en.empty());
+        ports += m.port;
+    }
+    CHECK(ports >= 15);
+    BlockConfig<double> c;
+    CHECK_FALSE(make_porting_mistake(c, "no_such_mistake"));
+}
+
+TEST_CASE("docs/check-your-implementation.md lists every porting mistake compare can name") {
+    const std::string doc = file_text(repository() / "docs/check-your-implementation.md");
+    CHECK_MESSAGE(doc.find(porting_mistakes_table()) != std::string::npos,
+                  "paste this table into docs/check-your-implementation.md:\n", porting_mistakes_table());
+}
