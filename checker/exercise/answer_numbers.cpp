@@ -228,7 +228,10 @@ Text too_few_text(const Cell& cell, const ElementGrade& g, const Precision& prec
     Text t = join(subject(cell.where, {"too few digits: ", "位数不足："}, {" has too few digits: ", " 位数不足："}),
                   {fmt::format("{} is written to fewer than the {} this answer asks for", backticked(cell.given->text), asked.en),
                    fmt::format("{} 写出的位数少于本题要求的 {}", backticked(cell.given->text), asked.zh)});
-    if (g.error <= std::max(g.bounds.tolerance, g.bounds.written)) return t;  // rounded right, only short
+    // right so far: the exact value rounded or cut to the digits written (within one unit of the last)
+    if (g.error <= std::max(g.bounds.tolerance, Real(2) * g.bounds.written))
+        return join(t, {"; the digits written are right so far: write more of them",
+                        "；已写出的数字都是对的：请写出更多位"});
     return join(t, {"; the digits given are also off by " + sci(g.error), "；而且给出的数字本身也差了 " + sci(g.error)});
 }
 
@@ -237,13 +240,17 @@ Text too_few_text(const Cell& cell, const ElementGrade& g, const Precision& prec
 Text inexact_note(const ElementGrade& g, const Real& expected) {
     using std::abs;
     const std::string off = sci(g.error);
-    const std::string rel = expected == 0 ? off : sci(g.error / abs(expected));
-    return {fmt::format("; note: {} off the exact value (relative {}), more than double rounding explains: usually "
+    // relative to the exact value only where that is not about zero (there it says nothing)
+    const bool near_zero = abs(expected) <= std::max(g.bounds.declared, g.error);
+    const Text how_far = near_zero ? Text{off, off}
+                                   : Text{fmt::format("{} (relative {})", off, sci(g.error / abs(expected))),
+                                          fmt::format("{}（相对误差 {}）", off, sci(g.error / abs(expected)))};
+    return {fmt::format("; note: {} off the exact value, more than double rounding explains: usually "
                         "float (single precision) arithmetic, or a constant such as pi typed with few digits",
-                        off, rel),
-            fmt::format("；注意：与精确值相差 {}（相对误差 {}），超出了 double 舍入误差的范围：通常是用了 float（单精度）"
+                        how_far.en),
+            fmt::format("；注意：与精确值相差 {}，超出了 double 舍入误差的范围：通常是用了 float（单精度）"
                         "运算，或是把 pi 之类的常数写得位数太少",
-                        off, rel)};
+                        how_far.zh)};
 }
 
 Text numbers_message(const AnswerSpec& spec, const std::vector<Cell>& cells, const CellSummary& s,
@@ -306,9 +313,9 @@ PartResult grade_integer(const AnswerSpec& spec, const ProgramLine& given, const
     }
     using std::abs;
     Real error = abs(value - expected);
+    // never how far: with the student's own value that would be the answer
     PartResult r = part_result(spec, &given, error == 0 ? Verdict::correct : Verdict::wrong,
-                               error == 0 ? Text{"correct", "正确"}
-                                          : join({"wrong: off by " + to_decimal(error, 12), "错误：相差 " + to_decimal(error, 12)}, reveal));
+                               error == 0 ? Text{"correct", "正确"} : join({"wrong", "错误"}, reveal));
     r.abs_error = error.convert_to<double>();
     r.rel_error = relative(error, expected);
     return r;
