@@ -223,13 +223,27 @@ Text wrong_text(const Cell& cell, const ElementGrade& g, const AnswerSpec& spec)
     return join(subject(cell.where, {"wrong: ", "错误："}, {" is wrong: ", " 错误："}), error_text(g, spec));
 }
 
+// The digits written are the exact value rounded, or cut, at the last place written.
+bool right_so_far(const NumberText& given, const Real& expected, const ElementGrade& g) {
+    if (g.error <= std::max(g.bounds.tolerance, g.bounds.written)) return true;  // rounded
+    Real value;
+    try {
+        value = number_value(given);
+    } catch (const ProtocolError&) {
+        return false;
+    }
+    using std::abs;
+    const Real unit = Real(2) * g.bounds.written;
+    const bool same_side = value == 0 || (value < 0) == (expected < 0);
+    return same_side && abs(value) <= abs(expected) && abs(expected) - abs(value) < unit;  // cut
+}
+
 Text too_few_text(const Cell& cell, const ElementGrade& g, const Precision& precision) {
     const Text asked = precision.describe();
     Text t = join(subject(cell.where, {"too few digits: ", "位数不足："}, {" has too few digits: ", " 位数不足："}),
                   {fmt::format("{} is written to fewer than the {} this answer asks for", backticked(cell.given->text), asked.en),
                    fmt::format("{} 写出的位数少于本题要求的 {}", backticked(cell.given->text), asked.zh)});
-    // right so far: the exact value rounded or cut to the digits written (within one unit of the last)
-    if (g.error <= std::max(g.bounds.tolerance, Real(2) * g.bounds.written))
+    if (right_so_far(*cell.given, *cell.expected, g))
         return join(t, {"; the digits written are right so far: write more of them",
                         "；已写出的数字都是对的：请写出更多位"});
     return join(t, {"; the digits given are also off by " + sci(g.error), "；而且给出的数字本身也差了 " + sci(g.error)});

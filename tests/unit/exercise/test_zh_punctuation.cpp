@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "exercise_testing.hpp"
 
 using namespace blockcheck;
