@@ -256,15 +256,15 @@ Text inexact_note(const ElementGrade& g, const Real& expected) {
     const std::string off = sci(g.error);
     // relative to the exact value only where that is not about zero (there it says nothing)
     const bool near_zero = abs(expected) <= std::max(g.bounds.declared, g.error);
-    const Text how_far = near_zero ? Text{off, off}
-                                   : Text{fmt::format("{} (relative {})", off, sci(g.error / abs(expected))),
-                                          fmt::format("{}（相对误差 {}）", off, sci(g.error / abs(expected)))};
-    return {fmt::format("; note: {} off the exact value, more than double rounding explains: usually "
+    const Text relative = near_zero ? Text{}
+                                    : Text{fmt::format(" (relative {})", sci(g.error / abs(expected))),
+                                           fmt::format("（相对误差 {}）", sci(g.error / abs(expected)))};
+    return {fmt::format("; note: {} off the exact value{}, more than double rounding explains: usually "
                         "float (single precision) arithmetic, or a constant such as pi typed with few digits",
-                        how_far.en),
-            fmt::format("；注意：与精确值相差 {}，超出了 double 舍入误差的范围：通常是用了 float（单精度）"
+                        off, relative.en),
+            fmt::format("；注意：与精确值相差 {}{}，超出了 double 舍入误差的范围：通常是用了 float（单精度）"
                         "运算，或是把 pi 之类的常数写得位数太少",
-                        how_far.zh)};
+                        off, relative.zh)};
 }
 
 Text numbers_message(const AnswerSpec& spec, const std::vector<Cell>& cells, const CellSummary& s,
