@@ -30,7 +30,7 @@ void check_zh(const std::string& zh, const std::string& where) {
 }
 
 // A program's output printing `values` to 17 digits, the integers whole; each number times `scale`.
-std::string output_of(const Exercise& e, const Values& values, const char* scale) {
+std::string scaled_output(const Exercise& e, const Values& values, const char* scale) {
     std::string out;
     for (const AnswerSpec& spec : e.answers)
         if (auto it = values.find(spec.name); it != values.end()) {
@@ -58,9 +58,9 @@ TEST_CASE("Chinese messages: grading and the board never put a space after full-
     const BoardStyle zh{Lang::zh, false};
     for (const Exercise& e : shipped_exercises().all()) {
         const ExpectedCase c = expected_answers_and_mistakes(e, e.inputs);
-        std::vector<std::string> outputs = {output_of(e, c.answers, "1"), output_of(e, c.answers, "1.001"),
-                                            output_of(e, c.answers, "-1"), ""};
-        for (const auto& [id, values] : c.mistakes) outputs.push_back(output_of(e, values, "1"));
+        std::vector<std::string> outputs = {scaled_output(e, c.answers, "1"), scaled_output(e, c.answers, "1.001"),
+                                            scaled_output(e, c.answers, "-1"), ""};
+        for (const auto& [id, values] : c.mistakes) outputs.push_back(scaled_output(e, values, "1"));
         for (const std::string& output : outputs)
             for (bool reveal : {false, true}) {
                 const ExerciseResult r = grade_output(e, e.inputs, output, {reveal});
