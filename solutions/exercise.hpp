@@ -113,6 +113,10 @@ using ReferenceSolution = Values (*)(const Inputs&);
 const std::map<std::string, ReferenceSolution>& reference_solutions();
 
 
+// The answers of exercise `id` for `inputs`: its reference solution, run once per process for
+// each case (and each mistake below), then remembered. Throws as the reference does.
+Values reference_answers(const std::string& id, const Values& inputs);
+
 // What a set of inputs gives: the expected answers and, for each mistake that changes
 // anything, the answers the block gives with that one mistake made. Plain values, so that
 // they can be stored as data as well as computed.

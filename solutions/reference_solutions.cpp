@@ -2,6 +2,8 @@
 #include "ch25/references.hpp"
 #include "gqa_long_context/references.hpp"
 
+#include <mutex>
+
 namespace blockcheck {
 
 // Exercises added with `blockcheck new`: it writes solutions/<chapter>/<id>.cpp and inserts the
@@ -47,6 +49,61 @@ const std::map<std::string, ReferenceSolution>& reference_solutions() {
 
 namespace {
 
+// One reference run: its answers, and whether the reference consulted the mistake it was given.
+struct Run {
+    Values values;
+    bool consulted = false;
+};
+
+// A value written out in full, for a cache key.
+void append_key(std::string& key, const Value& value) {
+    auto number = [&](const Real& x) { key += x.str(0, std::ios_base::scientific) + ','; };
+    if (auto* x = std::get_if<Real>(&value)) number(*x);
+    if (auto* v = std::get_if<Vector<Real>>(&value))
+        for (const Real& x : *v) number(x);
+    if (auto* m = std::get_if<Matrix<Real>>(&value)) {
+        key += std::to_string(m->rows) + 'x';
+        for (const Real& x : m->values) number(x);
+    }
+    if (auto* b = std::get_if<bool>(&value)) key += *b ? "true" : "false";
+    if (auto* c = std::get_if<Choice>(&value)) key += c->word;
+}
+
+// The runs already made in this process, by (exercise, mistake, inputs): validate, grading and the
+// tests ask for the same cases many times (the book's inputs, the first variants, every mistake).
+// Only runs that succeed are kept; the cache is emptied when it holds `capacity` runs.
+class RunCache {
+public:
+    Run run(const std::string& id, const Values& inputs, const std::string& mistake) {
+        std::string key = id + '\n' + mistake + '\n';
+        for (const auto& [name, value] : inputs) {
+            key += name + '=' + std::to_string(value.index()) + ':';
+            append_key(key, value);
+            key += '\n';
+        }
+        {
+            const std::lock_guard lock(mutex_);
+            if (auto it = runs_.find(key); it != runs_.end()) return it->second;
+        }
+        const Inputs in(inputs, mistake);
+        Run made{reference_solutions().at(id)(in), in.mistake_consulted()};
+        const std::lock_guard lock(mutex_);
+        if (runs_.size() >= capacity) runs_.clear();
+        runs_.emplace(std::move(key), made);
+        return made;
+    }
+
+private:
+    static constexpr std::size_t capacity = 20000;
+    std::mutex mutex_;
+    std::map<std::string, Run> runs_;
+};
+
+Run cached_run(const std::string& id, const Values& inputs, const std::string& mistake = {}) {
+    static RunCache cache;
+    return cache.run(id, inputs, mistake);
+}
+
 // Each *_degrees input x becomes x * times. Degrees read as radians: times = 180 / pi, so that the
 // reference's own conversion hands the block x radians, as a program calling sin(x) on degrees
 // does; pi typed short: times = short / pi, so the block gets x * short / 180.
@@ -70,15 +127,16 @@ Values degree_answers_kept(Values slipped, const Values& right) {
 
 }  // namespace
 
+Values reference_answers(const std::string& id, const Values& inputs) { return cached_run(id, inputs).values; }
+
 ReferenceAnswers reference_answers_with_mistakes(const std::string& id, const Values& inputs,
                                                  const std::vector<std::string>& mistakes) {
-    const ReferenceSolution reference = reference_solutions().at(id);
-    ReferenceAnswers answers{reference(Inputs(inputs)), {}};
+    auto reference = [&](const Values& in) { return cached_run(id, in).values; };
+    ReferenceAnswers answers{reference(inputs), {}};
     for (const std::string& mistake : mistakes) {
         try {
-            const Inputs slipped(inputs, mistake);
-            Values values = reference(slipped);
-            if (slipped.mistake_consulted()) answers.mistakes.emplace(mistake, std::move(values));
+            Run slipped = cached_run(id, inputs, mistake);
+            if (slipped.consulted) answers.mistakes.emplace(mistake, std::move(slipped.values));
         } catch (const std::exception&) {
             // the mistake cannot be made on these inputs (shapes that do not fit, a zero divisor)
         }
@@ -86,7 +144,7 @@ ReferenceAnswers reference_answers_with_mistakes(const std::string& id, const Va
     bool any = false;
     const Values in_radians = degrees_scaled(inputs, degrees(Real(1)), any);
     if (any) try {
-            answers.mistakes.emplace("degrees_as_radians", degree_answers_kept(reference(Inputs(in_radians)), answers.expected));
+            answers.mistakes.emplace("degrees_as_radians", degree_answers_kept(reference(in_radians), answers.expected));
         } catch (const std::exception&) {
         }
     // pi typed short in the conversion to radians: degrees x taken as x * short / pi
@@ -94,7 +152,7 @@ ReferenceAnswers reference_answers_with_mistakes(const std::string& id, const Va
         if (!any) break;
         try {
             answers.mistakes.emplace(std::string("pi_truncated/") + short_pi,
-                                     degree_answers_kept(reference(Inputs(degrees_scaled(inputs, Real(short_pi) / radians(Real(180)), any))),
+                                     degree_answers_kept(reference(degrees_scaled(inputs, Real(short_pi) / radians(Real(180)), any)),
                                                          answers.expected));
         } catch (const std::exception&) {
         }

@@ -1,6 +1,7 @@
 #include "checker/course/validate.hpp"
 
 #include "checker/common/json_exact.hpp"
+#include "checker/course/mistake_programs.hpp"
 #include "checker/exercise/diagnosis.hpp"
 #include "checker/exercise/expected.hpp"
 #include "checker/exercise/variants.hpp"
@@ -71,6 +72,9 @@ void check_reference_case(const Exercise& e, std::optional<std::uint64_t> seed, 
                  !std::holds_alternative<Undefined>(book->at(spec.name)))
             fault = Text{"undefined, though defined on the book's inputs: narrow the variant ranges",
                          "没有定义，而在书中的输入上有定义：请收窄变体的取值范围"};
+        else if (book && spec.general && book->count(spec.name) && expected_text(it->second) != expected_text(book->at(spec.name)))
+            fault = Text{"a general claim, yet its value differs from the book's: it must hold whatever the inputs",
+                         "这是一般性结论，其值却与书中的不同：它应当与输入无关"};
         if (!fault) continue;
         reported[i] = true;  // one line an answer, at its first failing case
         out.push_back({file, field,
@@ -167,6 +171,25 @@ void check_mistakes(const Exercise& e, const std::string& file, int variant_seed
     }
 }
 
+// An exercise with numeric answers declares at least `least` mistakes of its mechanisms (a generic
+// one, a sign or a factor, says nothing of what the exercise teaches).
+void check_mechanism_mistakes(const Exercise& e, const std::string& file, std::vector<Problem>& out) {
+    constexpr std::size_t least = 3;
+    const bool numeric = std::any_of(e.answers.begin(), e.answers.end(), [](const AnswerSpec& a) {
+        return a.kind != AnswerKind::boolean && a.kind != AnswerKind::choice;
+    });
+    const auto count = static_cast<std::size_t>(std::count_if(e.mistakes.begin(), e.mistakes.end(), [](const std::string& id) {
+        const MistakeEntry* m = find_mistake(id);
+        return m && m->mechanism != "generic";
+    }));
+    if (numeric && count < least)
+        out.push_back({file, "mistakes",
+                       {fmt::format("{} declares {} mistakes of its mechanisms; an exercise with numeric answers "
+                                    "declares at least {} (data/mistakes.json lists them)", e.id, count, least),
+                        fmt::format("{} 只声明了 {} 个与其机制相关的错误；有数值答案的练习至少要声明 {} 个（见 data/mistakes.json）",
+                                    e.id, count, least)}});
+}
+
 // An input's number on one case, or nullopt.
 std::optional<double> number_input(const InputList& inputs, const std::string& name) {
     for (const auto& [n, value] : inputs)
@@ -250,13 +273,36 @@ void check_solved(const fs::path& root, const Exercise& e, const RunSettings& ru
     for (int s = 0; s <= settings.solved_seeds; ++s) {
         const std::optional<std::uint64_t> seed = s ? std::optional<std::uint64_t>(s) : std::nullopt;
         const ExerciseResult r = check_program(e, source, seed ? variant_inputs(e, *seed) : e.inputs, run, {});
-        if (r.status == "done" && r.score == r.max_score) continue;
+        // an honest program in double is exact to double rounding and is told no mistake
+        std::string told;
+        for (const PartResult& p : r.parts)
+            if (p.diagnosis || p.inexact)
+                told += fmt::format("{}{} ({})", told.empty() ? "" : ", ", p.name, p.diagnosis ? p.diagnosis->id : "inexact");
+        if (r.status == "done" && r.score == r.max_score && told.empty()) continue;
         const std::string why = r.whole_program_verdict() ? whole_program_label(*r.whole_program_verdict(), Lang::en) + ": " + r.note.en
-                                                          : failing_parts(r);
+                                : told.empty()            ? failing_parts(r)
+                                                          : "full marks, but told " + told;
         out.push_back({file, "(program)",
                        {fmt::format("the solved program does not get full marks on {}: {}", seed_name(seed), why),
                         fmt::format("写好的程序在{}上没有拿到满分：{}", seed_name_zh(seed), why)}});
         return;
+    }
+}
+
+// Every student-style program of tests/mistakes/ for this exercise gets exactly its diagnosis.
+void check_mistake_programs(const fs::path& root, const Exercise& e, const RunSettings& run, std::vector<Problem>& out) {
+    const fs::path scratch = run.cache_dir / "mistake-programs" / e.id;
+    for (const MistakeProgram& p : mistake_programs(root)) {
+        if (p.exercise != e.id) continue;
+        std::vector<std::string> faults;
+        try {
+            faults = mistake_program_faults(root, e, p, run, scratch);
+        } catch (const InputFileError& error) {
+            faults = {error.what()};
+        }
+        for (const std::string& fault : faults)
+            out.push_back({relative_to(root, p.file), "(program)",
+                           {"does not get exactly its diagnosis: " + fault, "没有恰好得到它的诊断：" + fault}});
     }
 }
 
@@ -300,6 +346,7 @@ std::vector<Problem> check_exercise(const fs::path& root, const Exercise& e, con
     std::vector<Problem> out;
     check_references(e, settings, relative_to(root, e.file), out);
     check_mistakes(e, relative_to(root, e.file), settings.mistake_seeds, out);
+    check_mechanism_mistakes(e, relative_to(root, e.file), out);
     check_mechanisms_drawn(e, relative_to(root, e.file), settings.mistake_seeds, out);
     for (const auto& [a, b] : mistake_coverage(e, settings.mistake_seeds).identical)
         out.push_back({relative_to(root, e.file), "mistakes",
@@ -310,6 +357,7 @@ std::vector<Problem> check_exercise(const fs::path& root, const Exercise& e, con
                                     a, b, settings.mistake_seeds)}});
     check_template(root, e, run, out);
     check_solved(root, e, run, settings, out);
+    check_mistake_programs(root, e, run, out);
     return out;
 }
 

@@ -28,9 +28,12 @@ struct ValidateSettings {
 // in both languages, every answer named in both prompts, declared totals that add up.
 std::vector<Problem> check_definition_text(const std::filesystem::path& root, const std::filesystem::path& file);
 
-// The reference on the book's inputs and on variants, the variant ranges, the declared mistakes
-// (each changes an answer on the book's inputs, or on a variant where those hide it), the template and the solved program
-// (tests/solved/<chapter>/<file>).
+// The reference on the book's inputs and on variants (general claims never change), the variant
+// ranges, the declared mistakes (each changes an answer on the book's inputs, or on a variant
+// where those hide it; at least three of the exercise's mechanisms where answers are numeric),
+// the template, the solved program (tests/solved/<chapter>/<file>: full marks, no diagnosis, no
+// inexact note) and every student-style mistake program of tests/mistakes/ for the exercise
+// (exactly its diagnosis).
 std::vector<Problem> check_exercise(const std::filesystem::path& root, const Exercise& exercise,
                                     const RunSettings& run, const ValidateSettings& settings);
 

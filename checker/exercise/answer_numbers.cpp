@@ -223,12 +223,29 @@ Text wrong_text(const Cell& cell, const ElementGrade& g, const AnswerSpec& spec)
     return join(subject(cell.where, {"wrong: ", "错误："}, {" is wrong: ", " 错误："}), error_text(g, spec));
 }
 
+// The digits written are the exact value rounded, or cut, at the last place written.
+bool right_so_far(const NumberText& given, const Real& expected, const ElementGrade& g) {
+    if (g.error <= std::max(g.bounds.tolerance, g.bounds.written)) return true;  // rounded
+    Real value;
+    try {
+        value = number_value(given);
+    } catch (const ProtocolError&) {
+        return false;
+    }
+    using std::abs;
+    const Real unit = Real(2) * g.bounds.written;
+    const bool same_side = value == 0 || (value < 0) == (expected < 0);
+    return same_side && abs(value) <= abs(expected) && abs(expected) - abs(value) < unit;  // cut
+}
+
 Text too_few_text(const Cell& cell, const ElementGrade& g, const Precision& precision) {
     const Text asked = precision.describe();
     Text t = join(subject(cell.where, {"too few digits: ", "位数不足："}, {" has too few digits: ", " 位数不足："}),
                   {fmt::format("{} is written to fewer than the {} this answer asks for", backticked(cell.given->text), asked.en),
                    fmt::format("{} 写出的位数少于本题要求的 {}", backticked(cell.given->text), asked.zh)});
-    if (g.error <= std::max(g.bounds.tolerance, g.bounds.written)) return t;  // rounded right, only short
+    if (right_so_far(*cell.given, *cell.expected, g))
+        return join(t, {"; the digits written are right so far: write more of them",
+                        "；已写出的数字都是对的：请写出更多位"});
     return join(t, {"; the digits given are also off by " + sci(g.error), "；而且给出的数字本身也差了 " + sci(g.error)});
 }
 
@@ -237,13 +254,17 @@ Text too_few_text(const Cell& cell, const ElementGrade& g, const Precision& prec
 Text inexact_note(const ElementGrade& g, const Real& expected) {
     using std::abs;
     const std::string off = sci(g.error);
-    const std::string rel = expected == 0 ? off : sci(g.error / abs(expected));
-    return {fmt::format("; note: {} off the exact value (relative {}), more than double rounding explains: usually "
+    // relative to the exact value only where that is not about zero (there it says nothing)
+    const bool near_zero = abs(expected) <= std::max(g.bounds.declared, g.error);
+    const Text relative = near_zero ? Text{}
+                                    : Text{fmt::format(" (relative {})", sci(g.error / abs(expected))),
+                                           fmt::format("（相对误差 {}）", sci(g.error / abs(expected)))};
+    return {fmt::format("; note: {} off the exact value{}, more than double rounding explains: usually "
                         "float (single precision) arithmetic, or a constant such as pi typed with few digits",
-                        off, rel),
-            fmt::format("；注意：与精确值相差 {}（相对误差 {}），超出了 double 舍入误差的范围：通常是用了 float（单精度）"
+                        off, relative.en),
+            fmt::format("；注意：与精确值相差 {}{}，超出了 double 舍入误差的范围：通常是用了 float（单精度）"
                         "运算，或是把 pi 之类的常数写得位数太少",
-                        off, rel)};
+                        off, relative.zh)};
 }
 
 Text numbers_message(const AnswerSpec& spec, const std::vector<Cell>& cells, const CellSummary& s,
@@ -306,9 +327,9 @@ PartResult grade_integer(const AnswerSpec& spec, const ProgramLine& given, const
     }
     using std::abs;
     Real error = abs(value - expected);
+    // never how far: with the student's own value that would be the answer
     PartResult r = part_result(spec, &given, error == 0 ? Verdict::correct : Verdict::wrong,
-                               error == 0 ? Text{"correct", "正确"}
-                                          : join({"wrong: off by " + to_decimal(error, 12), "错误：相差 " + to_decimal(error, 12)}, reveal));
+                               error == 0 ? Text{"correct", "正确"} : join({"wrong", "错误"}, reveal));
     r.abs_error = error.convert_to<double>();
     r.rel_error = relative(error, expected);
     return r;

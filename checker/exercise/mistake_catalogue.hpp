@@ -14,7 +14,7 @@ namespace blockcheck {
 struct MistakeEntry {
     std::string id;         // "integer_exponent"
     std::string mechanism;  // "rope", "kv_cache", ... or "generic"
-    std::string made_by;    // "reference" (a switch in the block or reference), "inputs", "expected"
+    std::string made_by;    // "reference" or "block" (a switch there), "inputs", "expected"
     Text changes;           // the one thing the mistake changes
     Text message;           // names the slip, never the expected value; may hold {factor} or {pi}
     bool port = false;      // a porting mistake of the block: `compare` tries it (block_mistakes.hpp)

@@ -119,6 +119,19 @@ Vector<Real> draw_vector(const Grid& g, std::size_t length, bool nonzero, bool d
     }
 }
 
+// `asymmetric`: a square matrix never equal to its transpose (a symmetric weight hides a
+// transposed one).
+Matrix<Real> draw_matrix(const Grid& g, std::size_t rows, std::size_t cols, bool asymmetric, Draw& draw) {
+    for (int attempt = 0;; ++attempt) {
+        Matrix<Real> m(rows, cols);
+        for (Real& x : m.values) x = draw_from(g, draw);
+        bool symmetric = rows == cols;
+        for (std::size_t i = 0; symmetric && i < rows; ++i)
+            for (std::size_t j = 0; symmetric && j < i; ++j) symmetric = m(i, j) == m(j, i);
+        if (!asymmetric || !symmetric || attempt > 100) return m;
+    }
+}
+
 bool flag(const Json& spec, const char* key, const std::string& where) {
     if (!spec.contains(key)) return false;
     if (!spec[key].is_boolean()) throw InputFileError(where + "." + key + ": expected true or false");
@@ -172,9 +185,7 @@ std::string draw_value(const std::string& kind, const Json& spec, const std::str
         if (rows.hi * cols.hi > max_matrix_elements)
             throw InputFileError(fmt::format("{}: up to {}x{} elements, more than {}", where, rows.hi, cols.hi, max_matrix_elements));
         const std::size_t r = draw_length(rows, draw), c = draw_length(cols, draw);
-        Matrix<Real> m(r, c);
-        for (Real& x : m.values) x = draw_from(g, draw);
-        return format_value(Value{m}, 20);
+        return format_value(Value{draw_matrix(g, r, c, flag(spec, "asymmetric", where), draw)}, 20);
     }
     throw InputFileError(where + ": unknown range kind \"" + kind + "\"");
 }

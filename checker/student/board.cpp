@@ -73,13 +73,13 @@ std::string render_board(const ExerciseSet& set, const std::vector<const Exercis
         done += r.status == "done";
         if (!next && r.status != "done") next = &e, next_result = &r;
     }
-    out += fmt::format("\n{} {}/{} {} · {} {}\n", tr(lang, "Progress:", "进度："), done, exercises.size(),
+    out += fmt::format("\n{}{}/{} {} · {} {}\n", tr(lang, "Progress: ", "进度："), done, exercises.size(),
                        tr(lang, "done", "完成"), score_text(score, max), tr(lang, "points", "分"));
     if (next) {
         const bool started = next_result->status == "failing";
         out += fmt::format(
-            "{} {}: {} {}\n      {}\n",
-            tr(lang, "Next:", "下一步："), next->id,
+            "{}{}{}{} {}\n      {}\n",
+            tr(lang, "Next: ", "下一步："), next->id, tr(lang, ": ", "："),
             started ? tr(lang, "fix", "修改") : tr(lang, "write", "编写"), next->source,
             fmt::format("./blockcheck {} {}   ./blockcheck show {}   ./blockcheck hint {}",
                         started ? "check" : "run", next->id, next->id, next->id));
@@ -109,7 +109,7 @@ std::string render_parts(const Exercise& exercise, const ExerciseResult& result,
             message.insert(pos + 1, std::string(width + 8, ' '));
         out += fmt::format("  {} {:<{}}  {}\n", part_mark(style, p.verdict), p.name, width, message);
         if (p.diagnosis)
-            out += fmt::format("    {:<{}}  {} {}\n", "", width, tr(lang, "likely mistake:", "可能的错误："),
+            out += fmt::format("    {:<{}}  {}{}\n", "", width, tr(lang, "likely mistake: ", "可能的错误："),
                                p.diagnosis->message.in(lang));
     }
     if (!result.note.in(lang).empty())

@@ -36,6 +36,7 @@ struct BlockConfig {
     bool rotate_v = false;            // true: V turned by RoPE as Q and K
     bool scale_scores = true;         // false: scores q.k without the 1/sqrt(d)
     bool kv_round_robin = false;      // true: query head h reads KV head h mod kv_heads
+    bool mask_reversed = false;       // true: a query sees the positions >= its own (mistake mask_reversed)
     // Porting slips, each made from its catalogue id by make_porting_mistake (block_mistakes.hpp).
     long position_offset = 0;         // 1: positions counted from 1 (position_off_by_one)
     bool gain_plus_one = false;       // true: RMSNorm multiplies by 1 + g (norm_gain_plus_one)
@@ -107,6 +108,26 @@ void rescale_queries(Matrix<T>& q, const BlockConfig<T>& config) {
     for (T& x : q.values) x *= factor;
 }
 
+// The mask reversed (mistake mask_reversed): query t sees the keys at positions >= its own. It is
+// the causal attention on the positions negated, with the rows and the cache in reverse order.
+template <class T>
+Matrix<T> reversed_mask_attention(const Matrix<T>& q, const std::vector<long>& positions, const KvCache<T>& cache,
+                                  const HeadLayout& heads) {
+    KvCache<T> flipped;
+    for (std::size_t j = cache.size(); j-- > 0;) flipped.append(cache.k[j], cache.v[j], -cache.positions[j]);
+    Matrix<T> q_flipped(q.rows, q.cols);
+    std::vector<long> at(q.rows);
+    for (std::size_t t = 0; t < q.rows; ++t) {
+        std::copy(q.row(q.rows - 1 - t).begin(), q.row(q.rows - 1 - t).end(), q_flipped.row(t).begin());
+        at[t] = -positions[q.rows - 1 - t];
+    }
+    const Matrix<T> flipped_out = causal_attention<T>(q_flipped, at, flipped, heads);
+    Matrix<T> out(flipped_out.rows, flipped_out.cols);
+    for (std::size_t t = 0; t < out.rows; ++t)
+        std::copy(flipped_out.row(out.rows - 1 - t).begin(), flipped_out.row(out.rows - 1 - t).end(), out.row(t).begin());
+    return out;
+}
+
 // Attention sublayer without the residual: rotates Q and K at positions start..start+T-1,
 // appends K and V to the cache and attends over it.  n: [T, C] -> [T, C]
 template <class T>
@@ -135,7 +156,9 @@ Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T>
     // Without the causal mask (not_causal) every query sees the whole cache.
     const std::vector<long> visible_up_to = config.causal ? positions : std::vector<long>(n.rows, cache.positions.back());
     std::vector<Matrix<T>> weights;  // [query_heads][T, cache positions]
-    const Matrix<T> heads = causal_attention<T>(q, visible_up_to, cache, config.heads(), trace ? &weights : nullptr);
+    const Matrix<T> heads = config.mask_reversed
+                                ? reversed_mask_attention<T>(q, positions, cache, config.heads())
+                                : causal_attention<T>(q, visible_up_to, cache, config.heads(), trace ? &weights : nullptr);
     for (std::size_t h = 0; h < weights.size(); ++h) record(trace, "attention_weights/" + std::to_string(h), weights[h]);
     record(trace, "heads", heads);  // [T, query_heads * d], heads side by side
     return record(trace, "attention_output", matmul(heads, w.o));

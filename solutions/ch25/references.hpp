@@ -47,6 +47,7 @@ inline Real mean_square(const Inputs& in, const Vector<Real>& x) {
 inline Real root_mean_square(const Inputs& in, const Vector<Real>& x) {
     using std::sqrt;
     const Real rms = blockcheck::root_mean_square<Real>(x);
+    if (in.mistake("root_omitted")) return rms * rms;  // Mistake root_omitted: the mean square itself
     return in.mistake("sum_not_mean") ? rms * sqrt(Real(static_cast<long>(x.size()))) : rms;
 }
 
@@ -60,10 +61,18 @@ inline Value layer_norm_unit(const Vector<Real>& x);
 
 // RMSNorm / LayerNorm with unit gains, no bias and epsilon 0, as the chapter's hand examples;
 // a zero denominator gives `undefined`. Mistakes: mean_subtracted (LayerNorm where RMSNorm is
-// asked); sum_not_mean (x / sqrt(sum_j x_j^2): the same RMSNorm with gains 1/sqrt(C)).
+// asked); sum_not_mean (x / sqrt(sum_j x_j^2): the same RMSNorm with gains 1/sqrt(C));
+// root_omitted (x / mean_j x_j^2).
 inline Value rms_norm_unit(const Inputs& in, const Vector<Real>& x) {
     using std::sqrt;
     if (in.mistake("mean_subtracted")) return layer_norm_unit(x);
+    if (in.mistake("root_omitted")) {  // x / mean_j x_j^2: the square root left out
+        const Real ms = mean_square(in, x);
+        if (ms == 0) return Undefined{};
+        Vector<Real> out = x;
+        for (Real& v : out) v /= ms;
+        return out;
+    }
     const Real gain = in.mistake("sum_not_mean") ? Real(1) / sqrt(Real(static_cast<long>(x.size()))) : Real(1);
     try {
         return rms_norm<Real>(x, Vector<Real>(x.size(), gain), Real(0));

@@ -21,7 +21,8 @@ Values rope_quarter_turn_table(const Inputs& in) {
         Vector<Real> k = rope_rotate(key, rope, ch25::rope_position(in, key_positions[r]));
         std::copy(q.begin(), q.end(), rope_query.row(r).begin());
         std::copy(k.begin(), k.end(), rope_key.row(r).begin());
-        dots[r] = dot<Real>(q, k);  // unscaled: no 1/sqrt(d), no softmax
+        // unscaled: no 1/sqrt(d), no softmax.  Mistake dot_before_rotation: the arrows not yet turned.
+        dots[r] = in.mistake("dot_before_rotation") ? dot<Real>(query, key) : dot<Real>(q, k);
     }
     return {{"rope_query", rope_query}, {"rope_key", rope_key}, {"dot", dots}};
 }

@@ -21,8 +21,12 @@ Values gqa_groups(const Inputs& in) {
     const Count kv_heads = positive_count(in, "kv_heads");
     if (query_heads % kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
     const HeadLayout layout{query_heads, kv_heads, 1};
-    // Query head h reads key/value head h / group.  Mistake wrong_kv_head: h mod kv_heads.
-    auto kv_head_of = [&](std::size_t h) { return in.mistake("wrong_kv_head") ? h % kv_heads : layout.kv_head_of(h); };
+    // Query head h reads key/value head h / group.  Mistakes wrong_kv_head (h mod kv_heads) and
+    // divided_by_kv_heads (h / kv_heads: the number of groups taken for the group size).
+    auto kv_head_of = [&](std::size_t h) {
+        if (in.mistake("wrong_kv_head")) return h % kv_heads;
+        return in.mistake("divided_by_kv_heads") ? h / kv_heads : layout.kv_head_of(h);
+    };
 
     const Vector<Real>& look_up = in.vector("query_heads_to_look_up");
     Vector<Real> kv_of(look_up.size());
@@ -33,6 +37,8 @@ Values gqa_groups(const Inputs& in) {
     Vector<Real> sharing;
     for (std::size_t h = 0; h < query_heads; ++h)
         if (kv_head_of(h) == shared) sharing.push_back(Real(static_cast<long>(h)));
+    // Mistake group_end_off_by_one: the group listed up to (group + 1) * size, one head too many.
+    if (in.mistake("group_end_off_by_one")) sharing.push_back(sharing.back() + 1);
     return {
         {"heads_per_group", companion::count(layout.group_size())},
         {"kv_head_of_query", kv_of},

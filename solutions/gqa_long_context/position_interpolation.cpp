@@ -8,7 +8,12 @@ Values position_interpolation(const Inputs& in) {
     const Real trained(integer_at_least(in, "trained_positions", 1));
     const Real target(integer_at_least(in, "target_positions", 1));
     const Real position(integer_at_least(in, "position", 0));
-    const Real factor = target / trained;  // s
+    // s = target / trained.  Mistakes factor_inverted (trained / target) and integer_factor
+    // (target / trained in integers: the remainder dropped).
+    using std::floor;
+    const Real factor = in.mistake("factor_inverted") ? trained / target
+                        : in.mistake("integer_factor") ? floor(target / trained)
+                                                       : target / trained;
     const Rope<Real> rope = companion::stamp_rope(in);
     // Mistake angle_not_scaled: the factor computed but positions never divided by it.
     const Rope<Real> squeezed = companion::interpolated(rope, in.mistake("angle_not_scaled") ? Real(1) : factor);

@@ -25,7 +25,9 @@ Values rope_attention_demo(const Inputs& in) {
     return {
         {"q_rotated", q},
         {"k_rotated", k},
-        {"attention_output", companion::demo_attention(in, companion::unscaled_if(in, q, d.head_dim), k, d.v,
+        // Mistake rope_on_v: V turned as Q and K.
+        {"attention_output", companion::demo_attention(in, companion::unscaled_if(in, q, d.head_dim), k,
+                                                       in.mistake("rope_on_v") ? rotated(in, d, d.v) : d.v,
                                                        HeadLayout{d.heads, d.heads, d.head_dim})},
     };
 }

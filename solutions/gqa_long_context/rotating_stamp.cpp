@@ -17,13 +17,18 @@ Values rotating_stamp(const Inputs& in) {
 
     const Vector<Real> q = rope_rotate(pair_input(in, "query"), rope, Real(query_position));
     const Vector<Real> k = rope_rotate(pair_input(in, "key"), rope, Real(key_position));
-    const Real relative = rope_angle(rope, 0, Real(key_position)) - rope_angle(rope, 0, Real(query_position));
+    // key's turn minus the query's.  Mistake difference_reversed: the query's minus the key's.
+    Real relative = rope_angle(rope, 0, Real(key_position)) - rope_angle(rope, 0, Real(query_position));
+    if (in.mistake("difference_reversed")) relative = -relative;
+    // Mistake dot_before_rotation: the dot of the arrows not yet turned.
+    const Real stamped_dot = in.mistake("dot_before_rotation") ? dot<Real>(pair_input(in, "query"), pair_input(in, "key"))
+                                                               : dot<Real>(q, k);
     return {
         {"stamp_angle_degrees", stamp_angles},
         {"relative_angle_degrees", companion::degrees(relative)},
         {"rope_query", q},
         {"rope_key", k},
-        {"dot", dot<Real>(q, k)},  // unscaled
+        {"dot", stamped_dot},  // unscaled
     };
 }
 

@@ -45,6 +45,7 @@ inline TinyBlock read_tiny_block(const Inputs& in) {
     c.rotate_v = in.mistake("rope_on_v");
     c.scale_scores = !in.mistake("no_attention_scale");
     c.kv_round_robin = in.mistake("wrong_kv_head");
+    c.mask_reversed = in.mistake("mask_reversed");
     if (c.query_heads % c.kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
     if (c.head_dim % 2 != 0) throw InputError("input 'head_dim' should be even");
     if (c.rms_norm_eps < 0) throw InputError("input 'rms_norm_eps' should not be negative");

@@ -130,7 +130,7 @@ TEST_CASE("validate: a declared mistake that the reference never makes, and one 
     CAPTURE(all);
     CHECK(all.find("rms_norm_zero_row.json: mistakes[0] (mean_subtracted): on the book's inputs and on 20 variants "
                    "this mistake gives exactly the right answers") != std::string::npos);
-    CHECK(all.find("rms_norm_zero_row.json: mistakes[3] (clockwise_rotation): the reference never makes this "
+    CHECK(all.find("rms_norm_zero_row.json: mistakes[4] (clockwise_rotation): the reference never makes this "
                    "mistake on the book's inputs") != std::string::npos);
     CHECK(all.find("mistakes[1]") == std::string::npos);  // sum_not_mean still changes the mean square
 }

@@ -166,11 +166,27 @@ TEST_CASE("too few digits names the decimals given and asked for") {
     PartResult r = grade("0.8485", Value(rms_first()));
     CHECK(r.verdict == Verdict::too_few_digits);
     CHECK(r.score == 0);
-    CHECK(r.message.en == "too few digits: `0.8485` is written to fewer than the 6 decimal places this answer asks for");
+    CHECK(r.message.en == "too few digits: `0.8485` is written to fewer than the 6 decimal places this answer asks for; "
+                          "the digits written are right so far: write more of them");
+    CHECK(r.message.zh.find("已写出的数字都是对的") != std::string::npos);
 }
 
-TEST_CASE("too few digits that are also off say so") {
+TEST_CASE("too few digits that are also off say so; digits cut short are right so far") {
     CHECK(contains(grade("0.9", Value(rms_first())).message.en, "also off by 5.1e-02"));
+    CHECK_FALSE(contains(grade("0.9", Value(rms_first())).message.en, "right so far"));
+    CHECK(contains(grade("0.848", Value(rms_first())).message.en, "right so far"));   // cut: 0.848|528
+    CHECK(contains(grade("0.85", Value(rms_first())).message.en, "right so far"));    // rounded
+    CHECK(contains(grade("0.847", Value(rms_first())).message.en, "also off by"));
+    CHECK(contains(grade("-0.848", Value(rms_first())).message.en, "also off by"));
+}
+
+TEST_CASE("the inexact note gives the absolute error alone where the exact value is about zero") {
+    const Value tiny(parse_real<Real>("1e-50"));
+    const PartResult r = grade("3e-9", tiny);
+    CHECK(r.verdict == Verdict::correct);
+    CHECK(contains(r.message.en, "note: 3.0e-09 off the exact value, more than double rounding explains"));
+    CHECK_FALSE(contains(r.message.en, "relative"));
+    CHECK_FALSE(contains(r.message.zh, "相对误差"));
 }
 
 TEST_CASE("nan is wrong with a message saying why") {
@@ -248,6 +264,10 @@ TEST_CASE("integers match exactly, in any decimal form") {
         CHECK(grade(text, expected, AnswerKind::integer).verdict == Verdict::wrong);
     }
     CHECK(grade("1152.5", expected, AnswerKind::integer).message.en == "wrong: `1152.5` is not a whole number");
+    // never how far: beside the student's own value that would be the answer
+    CHECK(grade("0", expected, AnswerKind::integer).message.en == "wrong");
+    CHECK(grade("0", expected, AnswerKind::integer).message.zh == "错误");
+    CHECK(grade("1153", expected, AnswerKind::integer, true).message.en == "wrong; expected 1152");
 }
 
 TEST_CASE("an integer answer has no digits requirement") {

@@ -1,26 +1,23 @@
-// Mistake diagnosis end to end: every program under tests/mistakes/<id>/ is written as a student
-// would, in double, with exactly one classic mistake, and records what it must get:
-//     // expect: <exercise> <part> <mistake id>     (part "*": every part right, some with the id)
-//     // inputs: book | variant <seed> | <name> = <value>
-// Most are a slip (<exercise>.slip): the honest program of tests/solved/ with the lines that make
-// the mistake changed, so the one thing changed is what the file shows:
-//     // from: tests/solved/<chapter>/<exercise>.cpp
-//     // replace: <a run of lines, compared without their indentation, found exactly once>
-//     // with: <the lines that take its place, verbatim>           (or "// with nothing")
-// A mistake that is a different program altogether (hard_coded) is a whole <exercise>.cpp.
+// Mistake diagnosis end to end: the student-style programs of tests/mistakes/ (their format is
+// checker/course/mistake_programs.hpp). `blockcheck validate` compiles and grades every one of
+// them; the suite grades a sample: one program for each mechanism and for the generic mistakes
+// only a real program makes (float arithmetic, a 32-bit int, printed constants); every declared
+// mistake's diagnosis is also checked on its own answers (test_mistake_pairs.cpp). It checks that
+// every program is well formed and every mistake has one.
 // An honest double program (tests/solved/) gets no diagnosis and full marks, on the book's
 // inputs and on a variant.
+#include "checker/course/mistake_programs.hpp"
 #include "checker/exercise/diagnosis.hpp"
 #include "checker/exercise/grading.hpp"
 #include "checker/exercise/variants.hpp"
 #include "solutions/exercise.hpp"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <fstream>
 #include <set>
-#include <sstream>
 
 #include "temp_dir.hpp"
 
@@ -42,140 +39,113 @@ RunSettings settings() {
     return s;
 }
 
-struct Expectation {
-    std::string exercise, part, mistake, inputs;
-};
-
-Expectation read_expectation(const fs::path& file) {
-    std::ifstream in(file);
-    Expectation e;
-    for (std::string line; std::getline(in, line) && line.starts_with("//");) {
-        if (line.starts_with("// expect: ")) std::istringstream(line.substr(11)) >> e.exercise >> e.part >> e.mistake;
-        if (line.starts_with("// inputs: ")) e.inputs = line.substr(11);
-    }
-    return e;
-}
-
-InputList inputs_for(const Exercise& e, const std::string& spec) {
-    if (spec == "book") return e.inputs;
-    if (spec.starts_with("variant ")) return variant_inputs(e, std::stoull(spec.substr(8)));
-    const std::size_t eq = spec.find(" = ");
-    REQUIRE_MESSAGE(eq != std::string::npos, "inputs: " << spec);
-    InputList inputs = e.inputs;
-    for (auto& [name, value] : inputs)
-        if (name == spec.substr(0, eq)) value = spec.substr(eq + 3);
-    return inputs;
-}
-
-std::string trimmed(const std::string& line) {
-    const auto first = line.find_first_not_of(" \t"), last = line.find_last_not_of(" \t");
-    return first == std::string::npos ? "" : line.substr(first, last - first + 1);
-}
-
-std::vector<std::string> lines_of(const fs::path& file) {
-    std::ifstream in(file);
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
-
-// The program a slip file stands for: its solved program with each replace block, in order,
-// swapped for its with lines. Each block must match exactly one run of lines.
-std::string apply_slip(const fs::path& slip) {
-    std::vector<std::string> program;
-    std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> blocks;
-    bool after_with = true;  // a replace line after with lines starts the next block
-    for (const std::string& line : lines_of(slip)) {
-        if (line.starts_with("// from: ")) program = lines_of(repository() / line.substr(9));
-        if (line.starts_with("// replace: ")) {
-            if (after_with) blocks.emplace_back();
-            after_with = false;
-            blocks.back().first.push_back(trimmed(line.substr(12)));
-        } else if (line.starts_with("// with: ") || line == "// with nothing") {
-            REQUIRE_MESSAGE(!blocks.empty(), slip.string() << ": \"// with\" before any \"// replace:\"");
-            if (line != "// with nothing") blocks.back().second.push_back(line.substr(9));
-            after_with = true;
-        }
-    }
-    REQUIRE_MESSAGE(!program.empty(), slip.string() << ": no \"// from:\" program");
-    for (const auto& [replace, with] : blocks) {
-        std::vector<std::size_t> hits;
-        for (std::size_t i = 0; i + replace.size() <= program.size(); ++i) {
-            bool same = true;
-            for (std::size_t k = 0; same && k < replace.size(); ++k) same = trimmed(program[i + k]) == replace[k];
-            if (same) hits.push_back(i);
-        }
-        REQUIRE_MESSAGE(hits.size() == 1, slip.string() << ": \"" << replace.front() << "\" found " << hits.size() << " times");
-        program.erase(program.begin() + long(hits[0]), program.begin() + long(hits[0] + replace.size()));
-        program.insert(program.begin() + long(hits[0]), with.begin(), with.end());
-    }
-    std::string text;
-    for (const std::string& line : program) text += line + "\n";
-    return text;
-}
-
-// The program to grade: a whole program as it is, a slip written out under the exercise's file name.
-fs::path program_for(const fs::path& file, const Exercise& e, const fs::path& scratch) {
-    if (file.extension() != ".slip") return file;
-    const fs::path program = scratch / file.parent_path().filename() / e.file_name();
-    fs::create_directories(program.parent_path());
-    std::ofstream(program) << apply_slip(file);
-    return program;
-}
-
 // A general claim's value as text: true/false or the choice's word.
 std::string to_string_for_test(const Value& v) { return format_value(v, 20); }
 
+// The mistake's mechanism, "generic" for the ones read off the inputs or the expected value.
+std::string mechanism_of(const std::string& id) {
+    const MistakeEntry* entry = find_mistake(id);
+    return entry ? entry->mechanism : "";
+}
+
 }  // namespace
 
-TEST_CASE("mistakes: every mistake program gets exactly its diagnosis") {
+TEST_CASE("mistakes: every program of tests/mistakes/ is well formed, and every mistake has one") {
     std::set<std::string> covered;
-    testing::TempDir scratch("mistake-programs");
-    for (const auto& dir : fs::directory_iterator(repository() / "tests/mistakes"))
-        for (const auto& file : fs::directory_iterator(dir.path())) {
-            const Expectation want = read_expectation(file.path());
-            CAPTURE(file.path().string());
-            REQUIRE(dir.path().filename() == want.mistake);
-            const Exercise& e = shipped_exercises().at(want.exercise);
-            const fs::path program = program_for(file.path(), e, scratch.path);
-            ExerciseResult r = check_program(e, program, inputs_for(e, want.inputs), settings(), {});
-            if (want.mistake == "hard_coded")  // check's quiet probe, as the workspace runs it
-                mark_hard_coded(r, check_program(e, program, variant_inputs(e, variant_seed("hard_coded_probe", e.id)),
-                                                 settings(), {}));
-            bool found = false;
-            for (const PartResult& p : r.parts) {
-                CAPTURE(p.name);
-                CAPTURE(p.message.en);
-                if (p.diagnosis) CHECK(p.diagnosis->id == want.mistake);
-                if (p.diagnosis && (want.part == "*" || p.name == want.part)) found = true;
-                if (want.part == "*") CHECK(p.verdict == Verdict::correct);
-                if (p.name == want.part && want.mistake != "hard_coded") CHECK(p.verdict == Verdict::wrong);
-            }
-            CHECK(found);
-            if (want.part == "*") CHECK(r.score == r.max_score);
-            covered.insert(want.mistake);
-        }
-    // every generic mistake but hard_coded's variant-only cousins, and every mechanism mistake some
-    // exercise computes, has its program
+    for (const MistakeProgram& p : mistake_programs(repository())) {
+        CAPTURE(p.file.string());
+        CHECK(p.file.parent_path().filename() == p.mistake);
+        const Exercise& e = shipped_exercises().at(p.exercise);
+        if (p.file.extension() == ".slip") CHECK_NOTHROW(slip_program_text(repository(), p.file));
+        // a mechanism mistake is one its exercise declares; a generic one is checked everywhere
+        if (mechanism_of(p.mistake) != "generic")
+            CHECK(std::find(e.mistakes.begin(), e.mistakes.end(), p.mistake) != e.mistakes.end());
+        covered.insert(p.mistake);
+    }
     for (const std::string& id : generic_mistakes()) CHECK_MESSAGE(covered.count(id), id);
     for (const Exercise& e : shipped_exercises().all())
         for (const std::string& id : e.mistakes) CHECK_MESSAGE(covered.count(id), id << " (declared by " << e.id << ")");
 }
 
-TEST_CASE("mistakes: an honest double program gets full marks and no diagnosis, on the book's inputs and a variant") {
-    for (const Exercise& e : shipped_exercises().all()) {
-        const fs::path solved = repository() / "tests/solved" / e.chapter / e.file_name();
-        CAPTURE(e.id);
-        for (const InputList& inputs : {e.inputs, variant_inputs(e, 11)}) {
-            const ExerciseResult r = check_program(e, solved, inputs, settings(), {});
-            CHECK(r.score == r.max_score);
-            for (const PartResult& p : r.parts) {
-                CAPTURE(p.name);
-                CAPTURE(p.message.en);
-                CHECK_FALSE(p.diagnosis);
-                CHECK_FALSE(p.inexact);
+TEST_CASE("mistakes: a sample of the mistake programs (each mechanism, float, int32, hard-coded) gets exactly its diagnosis") {
+    testing::TempDir scratch("mistake-programs");
+    const std::set<std::string> generic_sample = {"float_precision", "int32_wrap", "hard_coded"};
+    std::set<std::string> taken;  // generic ids and mechanisms already graded
+    int graded = 0;
+    for (const MistakeProgram& p : mistake_programs(repository())) {
+        const std::string mechanism = mechanism_of(p.mistake);
+        if (mechanism == "generic" && !generic_sample.count(p.mistake)) continue;
+        if (!taken.insert(mechanism == "generic" ? p.mistake : mechanism).second) continue;
+        CAPTURE(p.file.string());
+        const auto faults = mistake_program_faults(repository(), shipped_exercises().at(p.exercise), p, settings(), scratch.path);
+        for (const std::string& fault : faults) FAIL_CHECK(fault);
+        ++graded;
+    }
+    CHECK(graded >= 12);
+}
+
+namespace {
+
+// A number as a double program prints it with 17 significant digits.
+std::string honest_number(const Real& x) { return fmt::format("{:.17g}", x.convert_to<double>()); }
+
+// The right answers as an honest double program prints them: every number rounded to a double.
+std::string honest_output(const Exercise& e, const Values& values) {
+    std::string out;
+    for (const AnswerSpec& spec : e.answers) {
+        const Value& v = values.at(spec.name);
+        std::string text = format_value(v, spec.kind == AnswerKind::integer ? 40 : 20);
+        if (spec.kind != AnswerKind::integer) {
+            if (auto* x = std::get_if<Real>(&v)) text = honest_number(*x);
+            if (auto* vec = std::get_if<Vector<Real>>(&v)) {
+                text = "[";
+                for (std::size_t i = 0; i < vec->size(); ++i) text += (i ? ", " : "") + honest_number((*vec)[i]);
+                text += "]";
+            }
+            if (auto* m = std::get_if<Matrix<Real>>(&v)) {
+                text = "[";
+                for (std::size_t r = 0; r < m->rows; ++r) {
+                    text += r ? ", [" : "[";
+                    for (std::size_t c = 0; c < m->cols; ++c) text += (c ? ", " : "") + honest_number((*m)(r, c));
+                    text += "]";
+                }
+                text += "]";
             }
         }
+        out += spec.name + " = " + text + "\n";
+    }
+    return out;
+}
+
+void check_honest(const ExerciseResult& r) {
+    CHECK(r.score == r.max_score);
+    for (const PartResult& p : r.parts) {
+        CAPTURE(p.name);
+        CAPTURE(p.message.en);
+        CHECK_FALSE(p.diagnosis);
+        CHECK_FALSE(p.inexact);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("mistakes: the right answers printed as a double program prints them get full marks and no diagnosis, "
+          "on every exercise's book inputs and a variant") {
+    for (const Exercise& e : shipped_exercises().all()) {
+        CAPTURE(e.id);
+        for (const InputList& inputs : {e.inputs, variant_inputs(e, 11)})
+            check_honest(grade_output(e, inputs, honest_output(e, expected_answers(e, inputs)), {}));
+    }
+}
+
+TEST_CASE("mistakes: a sample of the honest double programs (every third exercise) gets full marks and no diagnosis, "
+          "on the book's inputs and a variant (validate runs every one on 50 variants)") {
+    std::size_t index = 0;
+    for (const Exercise& e : shipped_exercises().all()) {
+        if (index++ % 3 != 0) continue;
+        const fs::path solved = repository() / "tests/solved" / e.chapter / e.file_name();
+        CAPTURE(e.id);
+        for (const InputList& inputs : {e.inputs, variant_inputs(e, 11)}) check_honest(check_program(e, solved, inputs, settings(), {}));
     }
 }
 
@@ -193,12 +163,12 @@ TEST_CASE("mistakes: every mistake an exercise declares is computed by its refer
     for (const MistakeEntry& m : mistake_catalogue()) CHECK_NOTHROW(mistake_message(m.id));
 }
 
-TEST_CASE("variants keep each answer's meaning: 500 seeds of every reference stay defined, finite, of their kind, "
-          "and general claims never change") {
+TEST_CASE("variants keep each answer's meaning: 40 seeds of every reference stay defined, finite, of their kind, "
+          "and general claims never change (validate checks 500)") {
     for (const Exercise& e : shipped_exercises().all()) {
         CAPTURE(e.id);
         const Values book = expected_answers(e, e.inputs);
-        const int seeds = e.variants.empty() ? 1 : 500;
+        const int seeds = e.variants.empty() ? 1 : 40;  // validate checks 500
         for (int seed = 1; seed <= seeds; ++seed) {
             CAPTURE(seed);
             Values answers;
