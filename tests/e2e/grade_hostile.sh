@@ -84,7 +84,7 @@ cat "$ws/log.txt"
 echo "  second grader: $(grep -o 'another grader.*' "$ws/second.txt")"
 
 # The outputs, exactly.
-[[ "$(ls "$out" | tr '\n' ' ')" == "gradebook.csv gradescope junit.xml report.html results summary.txt " ]] || fail "unexpected outputs: $(ls "$out")"
+[[ "$(ls "$out" | tr '\n' ' ')" == "gradebook.csv gradescope insight.csv insight.json junit.xml report.html results summary.txt " ]] || fail "unexpected outputs: $(ls "$out")"
 [[ $(ls "$out/results" | wc -l) == 28 && $(ls "$out/gradescope" | wc -l) == 28 ]] || fail "28 results and 28 Gradescope files expected"
 
 score() { tr -d '\r' < "$out/gradebook.csv" | awk -F, -v id="$1" '$1 == id { print $NF }'; }

@@ -113,10 +113,11 @@ ids=(); for f in "$root"/data/exercises/*/*.json; do [[ $(basename "$f") == chap
 put() {  # put SOURCE-DIR: programs into the release's chapters/
     cp -r "$1"/* "$rel/chapters/"
 }
+check_ids=("${ids[@]}")  # the exercises `same` checks
 same() {  # same LABEL ARGS...: check --json by both editions, identical
     local label="$1"; shift
-    BLOCKCHECK_ROOT="$rel" "$blockcheck" check "${ids[@]}" --json "$@" > "$work/full.json" || true
-    (cd "$rel" && edition check "${ids[@]}" --json "$@" > "$work/rel.json") || true
+    BLOCKCHECK_ROOT="$rel" "$blockcheck" check "${check_ids[@]}" --json "$@" > "$work/full.json" || true
+    (cd "$rel" && edition check "${check_ids[@]}" --json "$@" > "$work/rel.json") || true
     grep -q '"verdict"' "$work/full.json" || fail "$label: no verdicts"
     diff "$work/full.json" "$work/rel.json" > "$work/diff.txt" || { head -20 "$work/diff.txt" >&2; fail "$label: the editions differ"; }
     verdicts="$verdicts $(grep -o '"verdict": "[a-z_]*"' "$work/rel.json" | sort -u | cut -d'"' -f4 | tr '\n' ' ')"
@@ -128,12 +129,15 @@ put "$work/solved"
 # The book's inputs and every variant the release carries; in the suite the first and the last.
 seeds=("" 1 5); [[ $own_build == 1 ]] && seeds=("" 1 2 3 4 5)
 for seed in "${seeds[@]}"; do same "solved ${seed:+variant $seed}" ${seed:+--variant $seed}; done
-# Wrong programs: every answer off by one part in 10^5, and printed with too few digits.
+# Wrong programs: every answer off by one part in 10^5, and printed with too few digits (each
+# recompiles every program: in the suite one exercise in four, all with the release's own build).
+[[ $own_build == 1 ]] || { check_ids=(); for i in "${!ids[@]}"; do (( i % 4 == 0 )) && check_ids+=("${ids[$i]}"); done; }
 edit 's|std::printf("%.16e", x);|std::printf("%.16e", x * (1 + 1e-5));|' "$rel/chapters/blockcheck.hpp"
 same "scaled answers"; same "scaled answers, variant 2" --variant 2
 cp "$root/chapters/blockcheck.hpp" "$rel/chapters/"; edit 's|std::printf("%.16e", x);|std::printf("%.4e", x);|' "$rel/chapters/blockcheck.hpp"
 same "four digits"
 cp "$root/chapters/blockcheck.hpp" "$rel/chapters/"
+check_ids=("${ids[@]}")
 # Broken programs in place of some exercises.
 hostile=(abort compile_error segfault absurd_numbers binary_garbage echo)
 targets=(rms_norm_zero_row rms_norm_shift rope_later_positions gqa_groups kv_cache_sizes ntk_vs_linear)

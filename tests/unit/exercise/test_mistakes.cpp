@@ -86,8 +86,9 @@ TEST_CASE("mistakes: a sample of the mistake programs (each mechanism, float, in
 
 namespace {
 
-// A number as a double program prints it with 17 significant digits.
-std::string honest_number(const Real& x) { return fmt::format("{:.17g}", x.convert_to<double>()); }
+// A number as a double program prints it through the header's answer(): 17 significant digits,
+// in scientific notation (so an exact 1 is written 1.0000000000000000e+00, never "1").
+std::string honest_number(const Real& x) { return fmt::format("{:.16e}", x.convert_to<double>()); }
 
 // The right answers as an honest double program prints them: every number rounded to a double.
 std::string honest_output(const Exercise& e, const Values& values) {
