@@ -30,20 +30,6 @@ long position(const Json& value, const std::string& where) {
     return value.get<long>();
 }
 
-// A finite number at T's precision.
-template <class T>
-T number(const Json& value, const std::string& where) {
-    using std::isfinite;
-    T x;
-    try {
-        x = parse_real<T>(decimal_text(value, where));
-    } catch (const std::invalid_argument& e) {
-        throw InputFileError(where + ": " + e.what());
-    }
-    if (!isfinite(x)) throw InputFileError(where + ": '" + decimal_text(value, where) + "' is out of range");
-    return x;
-}
-
 // An array of `length` numbers; the length is checked before anything is read.
 template <class T>
 Vector<T> vector_of(const Json& value, std::size_t length, const std::string& where) {
@@ -52,7 +38,7 @@ Vector<T> vector_of(const Json& value, std::size_t length, const std::string& wh
         throw InputFileError(fmt::format("{}: expected {} numbers, found {}", where, length, value.size()));
     Vector<T> v;
     v.reserve(length);
-    for (std::size_t i = 0; i < length; ++i) v.push_back(number<T>(value[i], fmt::format("{}[{}]", where, i)));
+    for (std::size_t i = 0; i < length; ++i) v.push_back(json_number<T>(value[i], fmt::format("{}[{}]", where, i)));
     return v;
 }
 
@@ -73,7 +59,7 @@ Matrix<T> matrix_of(const Json& value, std::size_t rows, std::size_t cols, const
                                                                  : std::string(value[r].type_name())));
     Matrix<T> m(value.size(), cols);
     for (std::size_t r = 0; r < value.size(); ++r)
-        for (std::size_t c = 0; c < cols; ++c) m(r, c) = number<T>(value[r][c], fmt::format("{}[{}][{}]", where, r, c));
+        for (std::size_t c = 0; c < cols; ++c) m(r, c) = json_number<T>(value[r][c], fmt::format("{}[{}][{}]", where, r, c));
     return m;
 }
 
@@ -126,14 +112,14 @@ const ScalingName& scaling_name(const Json& s, const std::string& at) {
 
 template <class T>
 T at_least(const Json& value, const T& low, const std::string& where) {
-    T x = number<T>(value, where);
+    T x = json_number<T>(value, where);
     if (x < low) throw InputFileError(where + ": must be at least " + to_decimal(low));
     return x;
 }
 
 template <class T>
 T positive(const Json& value, const std::string& where) {
-    T x = number<T>(value, where);
+    T x = json_number<T>(value, where);
     if (x <= 0) throw InputFileError(where + ": must be greater than 0");
     return x;
 }
@@ -173,6 +159,19 @@ std::size_t original_context(const Json& config, const Json& s, RopeScaling<T>& 
 }  // namespace
 
 template <class T>
+T json_number(const Json& value, const std::string& where) {
+    using std::isfinite;
+    T x;
+    try {
+        x = parse_real<T>(decimal_text(value, where));
+    } catch (const std::invalid_argument& e) {
+        throw InputFileError(where + ": " + e.what());
+    }
+    if (!isfinite(x)) throw InputFileError(where + ": '" + decimal_text(value, where) + "' is out of range");
+    return x;
+}
+
+template <class T>
 RopeScaling<T> read_rope_scaling(const Json& config, std::size_t head_dim, const std::string& where,
                                  const std::string& key) {
     const Json& s = config[key];
@@ -194,8 +193,8 @@ RopeScaling<T> read_rope_scaling(const Json& config, std::size_t head_dim, const
     if (r.type == RopeScalingType::yarn) {
         if (s.contains("beta_fast")) r.beta_fast = positive<T>(s["beta_fast"], at + ".beta_fast");
         if (s.contains("beta_slow")) r.beta_slow = positive<T>(s["beta_slow"], at + ".beta_slow");
-        if (s.contains("mscale")) r.mscale = number<T>(s["mscale"], at + ".mscale");
-        if (s.contains("mscale_all_dim")) r.mscale_all_dim = number<T>(s["mscale_all_dim"], at + ".mscale_all_dim");
+        if (s.contains("mscale")) r.mscale = json_number<T>(s["mscale"], at + ".mscale");
+        if (s.contains("mscale_all_dim")) r.mscale_all_dim = json_number<T>(s["mscale_all_dim"], at + ".mscale_all_dim");
         if (s.contains("truncate")) {
             if (!s["truncate"].is_boolean()) throw InputFileError(at + ".truncate: expected true or false");
             r.truncate = s["truncate"].get<bool>();
@@ -270,9 +269,9 @@ BlockConfig<T> read_block_config(const Json& json, const std::string& where) {
         throw InputFileError(fmt::format("{}.head_dim: {} is odd; RoPE turns coordinate pairs", where, c.head_dim));
     width(c.query_heads, c.head_dim, where + ".query_heads");
     c.ffn_hidden_size = dimension("ffn_hidden_size");
-    c.rms_norm_eps = number<T>(required_field(json, "rms_norm_eps", where), where + ".rms_norm_eps");
+    c.rms_norm_eps = json_number<T>(required_field(json, "rms_norm_eps", where), where + ".rms_norm_eps");
     if (c.rms_norm_eps < 0) throw InputFileError(where + ".rms_norm_eps: must not be negative");
-    c.rope_theta = number<T>(required_field(json, "rope_theta", where), where + ".rope_theta");
+    c.rope_theta = json_number<T>(required_field(json, "rope_theta", where), where + ".rope_theta");
     if (c.rope_theta <= 1) throw InputFileError(where + ".rope_theta: must be greater than 1");
     if (json.contains("rope_layout")) {
         const Json& layout = json["rope_layout"];
@@ -336,7 +335,8 @@ BlockCase<T> read_block_case(const Json& json, const std::string& source) {
 #define BLOCKCHECK_INSTANTIATE(T)                                                          \
     template BlockConfig<T> read_block_config<T>(const Json&, const std::string&);         \
     template BlockCase<T> read_block_case<T>(const Json&, const std::string&);             \
-    template RopeScaling<T> read_rope_scaling<T>(const Json&, std::size_t, const std::string&, const std::string&);
+    template RopeScaling<T> read_rope_scaling<T>(const Json&, std::size_t, const std::string&, const std::string&); \
+    template T json_number<T>(const Json&, const std::string&);
 BLOCKCHECK_INSTANTIATE(double)
 BLOCKCHECK_INSTANTIATE(Real50)
 BLOCKCHECK_INSTANTIATE(Real100)

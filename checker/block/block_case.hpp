@@ -33,6 +33,10 @@ BlockCase<T> read_block_case(const nlohmann::ordered_json& json, const std::stri
 template <class T>
 BlockConfig<T> read_block_config(const nlohmann::ordered_json& json, const std::string& where);
 
+// A finite number at T's precision from a JSON number or numeric string; `where` names the field.
+template <class T>
+T json_number(const nlohmann::ordered_json& value, const std::string& where);
+
 // The rope_scaling object (`key`) of a configuration `config` as Hugging Face writes it ("type" or
 // "rope_type", null for none), for RoPE of width head_dim; the original context falls back on
 // config.max_position_embeddings. Also read by checker/block/rope_config.cpp for config.json files.

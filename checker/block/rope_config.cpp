@@ -15,20 +15,6 @@ using Json = nlohmann::ordered_json;
 // Hugging Face reads its fields with .get(): a null is an absent field.
 bool hf_given(const Json& object, const char* key) { return object.contains(key) && !object[key].is_null(); }
 
-// A finite number at T's precision (a JSON number or numeric string).
-template <class T>
-T hf_number(const Json& value, const std::string& where) {
-    using std::isfinite;
-    T x;
-    try {
-        x = parse_real<T>(decimal_text(value, where));
-    } catch (const std::invalid_argument& e) {
-        throw InputFileError(where + ": " + e.what());
-    }
-    if (!isfinite(x)) throw InputFileError(where + ": '" + decimal_text(value, where) + "' is out of range");
-    return x;
-}
-
 // The scaling object and the key it came under: rope_parameters (transformers 5, rope_theta
 // inside) or rope_scaling (transformers 4); null when the config has neither.
 struct HfScaling {
@@ -96,7 +82,7 @@ std::size_t hf_rotary_dim(const Json* factor, std::size_t head_dim, const std::s
             throw InputFileError(fmt::format("{}: head_dim {} is odd; RoPE turns coordinate pairs", at, head_dim));
         return head_dim;
     }
-    const double f = hf_number<double>(*factor, at + ".partial_rotary_factor");
+    const double f = json_number<double>(*factor, at + ".partial_rotary_factor");
     if (!(f > 0 && f <= 1)) throw InputFileError(at + ".partial_rotary_factor: must be in (0, 1]");
     const auto dim = static_cast<std::size_t>(static_cast<double>(head_dim) * f);
     if (dim < 2 || dim % 2 != 0)
@@ -149,7 +135,7 @@ RopeConfig<T> read_rope_config(const Json& json, const std::string& source) {
     const Json& theta_owner = in_parameters && hf_given(s.object, "rope_theta") ? s.object : json;
     const std::string theta_at = where + (&theta_owner == &json ? "" : "." + s.key) + ".rope_theta";
     if (hf_given(theta_owner, "rope_theta")) {
-        c.theta = hf_number<T>(theta_owner["rope_theta"], theta_at);
+        c.theta = json_number<T>(theta_owner["rope_theta"], theta_at);
         if (c.theta <= 1) throw InputFileError(theta_at + ": must be greater than 1");
     } else {
         c.notes.push_back({"rope_theta is not given: 10000, LlamaConfig's default", "未给出 rope_theta：取 LlamaConfig 的默认值 10000"});

@@ -183,14 +183,6 @@ Vector<T> norm_gains(const Vector<T>& g, const BlockConfig<T>& config) {
     return gains;
 }
 
-template <class T>
-Matrix<T> transposed(const Matrix<T>& w) {
-    Matrix<T> t(w.cols, w.rows);
-    for (std::size_t i = 0; i < w.rows; ++i)
-        for (std::size_t j = 0; j < w.cols; ++j) t(j, i) = w(i, j);
-    return t;
-}
-
 // The weights as a loader with a slip reads them: gate and up swapped (gate_up_swapped), or every
 // square matrix left transposed (transposed_weights: a loader that transposes a stored [out, in]
 // only when its shape does not fit [in, out] cannot tell a square one).
@@ -199,7 +191,7 @@ BlockWeights<T> misread_weights(const BlockConfig<T>& config, BlockWeights<T> w)
     if (config.swap_gate_up) std::swap(w.gate, w.up);
     if (config.transpose_square_weights)
         for (Matrix<T>* m : {&w.q, &w.k, &w.v, &w.o, &w.gate, &w.up, &w.down})
-            if (m->rows == m->cols) *m = transposed(*m);
+            if (m->rows == m->cols) *m = transpose(*m);
     return w;
 }
 
