@@ -44,7 +44,7 @@
 // 无关；误差在声明的最后一位的半个单位以内即为正确，位数少于声明的判为 too_few_digits，只有
 // answer_decimal 会按写出的全部位数检查。
 //
-// Plain C++17 over a handful of standard headers (the C library's, <string>, <type_traits> and
+// Plain C++17 over a handful of standard headers (the C library's, <limits>, <string>, <type_traits> and
 // <vector>): it compiles in a blink.
 #ifndef BLOCKCHECK_STUDENT_HEADER
 #define BLOCKCHECK_STUDENT_HEADER
@@ -53,6 +53,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>

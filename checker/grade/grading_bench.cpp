@@ -310,8 +310,12 @@ void print_steps(const CompileStepTimes& t, const RunsCompared& runs, double loa
     fmt::print("  g++ -c on `int main() {{}}` (the compiler's start)      {:7.3f} s\n", t.empty);
     fmt::print("  g++ -c on `#include \"blockcheck.hpp\"` + empty main   {:7.3f} s  the interface: +{:.3f} s\n", t.header,
                t.header - t.empty);
+    fmt::print("    the same, the header with <cmath>'s special functions {:6.3f} s  (what a program naming one pays: +{:.3f} s)\n",
+               t.header_whole, t.header_whole - t.header);
     fmt::print("  g++ -c on the program                                {:7.3f} s  its own code: +{:.3f} s\n", t.program,
                t.program - t.header);
+    fmt::print("    with `#include <iostream>` after the header's: read {:.3f} s, precompiled with it {:.3f} s ({:.2f}x)\n",
+               t.boilerplate_read, t.boilerplate_precompiled, t.boilerplate_read / t.boilerplate_precompiled);
     fmt::print("  link (the program's object, the header's archive)    {:7.3f} s\n", t.link);
     fmt::print("  the compile jail's start                             {:7.3f} s  (/usr/bin/true in it {:.3f} s, alone {:.3f} s)\n",
                t.jailed_true - t.bare_true, t.jailed_true, t.bare_true);
@@ -323,7 +327,9 @@ void print_steps(const CompileStepTimes& t, const RunsCompared& runs, double loa
 nlohmann::ordered_json steps_json(const CompileStepTimes& t) {
     return {{"rounds", t.rounds},           {"compiler", t.compiler},       {"linker", t.linker},
             {"interface", t.interface},     {"failed", t.failed},           {"empty_seconds", t.empty},
-            {"header_seconds", t.header},   {"program_seconds", t.program}, {"link_seconds", t.link},
+            {"header_seconds", t.header},   {"header_with_special_functions_seconds", t.header_whole},
+            {"program_seconds", t.program}, {"boilerplate_read_seconds", t.boilerplate_read},
+            {"boilerplate_precompiled_seconds", t.boilerplate_precompiled}, {"link_seconds", t.link},
             {"true_seconds", t.bare_true},  {"jailed_true_seconds", t.jailed_true},
             {"whole_seconds", t.whole}};
 }

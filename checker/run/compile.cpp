@@ -8,7 +8,8 @@
 //   <key>.run-<hash> what the binary printed on one input (run_cache.hpp, the student's loop only)
 //   compiler-<id>.txt  `g++ --version` of the compiler binary identified by <id> (path, size, mtime)
 //   build-<key>-<n>/ a private build folder, removed afterwards
-//   pch-<key>/       the students' headers precompiled (sealed inside, .seal)
+//   pch-<key>/       a program's leading #include lines precompiled (preamble.hpp and its .gch;
+//                    CompileWay::fast; sealed inside, .seal)
 //   lib-<key>/libblockcheck-header.a  the students' header compiled once (CompileWay::fast; sealed)
 // An entry whose seal does not hold (planted, altered, another source under the same key) is a
 // miss and is rebuilt. A cache hit marks its entry used, for cache_prune.hpp.
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <mutex>
 #include <optional>
@@ -120,6 +122,29 @@ std::string shorten_paths(std::string text, const fs::path& include_dir, const f
     return text;
 }
 
+// The precompiled preamble's lines named as the program's own in an include chain (`In file
+// included from x.cpp:2`, not from the preamble.hpp it was precompiled as), as g++ on the program
+// alone words them.
+std::string preamble_as_source(const std::string& text, const Recipe& recipe, const std::string& name) {
+    if (recipe.preamble.empty()) return text;
+    const std::string from = "from " + recipe.preamble.filename().string() + ":";
+    std::string out;
+    std::size_t at = 0;
+    for (std::size_t hit = text.find(from); hit != std::string::npos; hit = text.find(from, at)) {
+        std::size_t end = hit + from.size();
+        while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+        const std::string digits = text.substr(hit + from.size(), end - hit - from.size());
+        const std::size_t line = digits.empty() || digits.size() > 6 ? 0 : std::stoul(digits);
+        out.append(text, at, hit - at);
+        if (line >= 1 && line <= recipe.preamble_lines.size())
+            out += "from " + name + ":" + std::to_string(recipe.preamble_lines[line - 1]);
+        else
+            out.append(text, hit, end - hit);
+        at = end;
+    }
+    return out.append(text, at, std::string::npos);
+}
+
 std::string describe_limit_stop(const RunResult& run, const Limits& limits) {
     const auto mib = limits.memory_bytes >> 20;
     switch (run.status) {
@@ -194,9 +219,9 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
     std::vector<std::string> argv{"g++"};
     argv.insert(argv.end(), recipe.flags.begin(), recipe.flags.end());
     Sandbox sandbox{dir.path, {}};
-    if (const fs::path pch = precompiled_headers(include_dir, cache_dir, version, recipe.flags, limits); !pch.empty()) {
-        argv.push_back("-I" + pch.string());
-        sandbox.readonly_dirs.push_back(pch);
+    if (!recipe.preamble.empty()) {
+        argv.insert(argv.end(), {"-include", recipe.preamble.string()});
+        sandbox.readonly_dirs.push_back(recipe.preamble.parent_path());
     }
     if (!include_dir.empty()) argv.push_back("-I" + include_dir.string());
     if (fs::is_directory(include_dir)) sandbox.readonly_dirs.push_back(include_dir);
@@ -212,7 +237,7 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
     const CompilerJail jail = compiler_jail(sandbox, cache_dir);
     if (!jail.refused.empty()) return {CompileStatus::grader_fault, {}, jail.refused};
     RunResult run = run_compiler(argv, dir.path, limits, jail);
-    std::string messages = shorten_paths(run.err, include_dir, dir.path);
+    std::string messages = shorten_paths(preamble_as_source(run.err, recipe, name), include_dir, dir.path);
     if (!recipe.archive.empty()) replace_all(messages, recipe.archive.string(), archive_name);
     std::string diagnostics = trim_diagnostics(messages);
     // the source as the student sees it: chapters/ch25/x.cpp:12:5 rather than x.cpp:12:5
@@ -303,7 +328,7 @@ CompileResult compile_program(const fs::path& source, const fs::path& include_di
     const std::string version = compiler_version("g++", cache);
     const SourceFiles own_headers = sibling_headers(source);
     try {
-        const Recipe recipe = recipe_for(way, *source_text, includes, cache, version, limits);
+        const Recipe recipe = recipe_for(way, *source_text, includes, cache, version, limits, !own_headers.empty());
         std::vector<std::string> flags = recipe.flags;
         flags.insert(flags.end(), recipe.link_flags.begin(), recipe.link_flags.end());
         const EntryInputs inputs =

@@ -7,13 +7,15 @@
 #include "checker/run/cache_prune.hpp"
 #include "checker/run/cache_seal.hpp"
 #include "checker/run/compile_parts.hpp"
+#include "checker/run/compile_preamble.hpp"
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <future>
+#include <mutex>
 #include <optional>
-#include <regex>
+#include <set>
 
 namespace blockcheck {
 
@@ -116,27 +118,6 @@ fs::path header_archive(const fs::path& include_dir, const fs::path& cache_dir, 
     return publish_folder(work, dir, inputs) ? dir / archive_name : fs::path{};
 }
 
-// Whether reading the header as declarations (and linking its object) is sure to give this program
-// what the inline header gives it. Text that could change how the header itself compiles, or that
-// (re)defines what it defines, sends the program to the inline header instead: any preprocessor
-// directive other than #include (even one after a comment), a digraph `%:`, an #include of another
-// quoted header (it may define macros), and `namespace bc` opened or `bc::` named by the program.
-bool prebuilt_header_safe(std::string_view source) {
-    static const std::regex include_line(R"(^\s*#\s*include\s*(<[^>]*>|"blockcheck\.hpp")\s*(//.*)?$)");
-    static const std::regex opens_bc(R"((^|[^\w])bc\s*::|(^|[^\w])namespace\s+bc\b)");
-    static const std::regex uses_bc(R"((^|[^\w])using\s+namespace\s+bc\s*;)");
-    if (source.find("%:") != std::string_view::npos) return false;
-    std::size_t at = 0;
-    while (at < source.size()) {
-        const std::size_t end = std::min(source.find('\n', at), source.size());
-        const std::string line(source.substr(at, end - at));
-        if (line.find('#') != std::string::npos && !std::regex_match(line, include_line)) return false;
-        if (std::regex_search(std::regex_replace(line, uses_bc, " "), opens_bc)) return false;
-        at = end + 1;
-    }
-    return true;
-}
-
 // The fastest linker installed, with its flags. A small program's link: ld.bfd 0.24 s, lld 0.12 s
 // (its start, loading libLLVM, is most of it), gold 0.09 s, mold 0.06 s (quiet machine). mold
 // links in its own process (--no-fork: a child left running after g++ returns would outlive the
@@ -160,56 +141,127 @@ std::string linker_name(CompileWay way) {
 
 namespace compile_parts {
 
-// The students' headers precompiled with the same flags (about 40% of a compile saved), in a
-// folder searched before include_dir: cache/pch-<key>/<header>.gch. Built once per header
-// content and compiler; empty when it cannot be built (compiles then simply read the headers).
-fs::path precompiled_headers(const fs::path& include_dir, const fs::path& cache_dir, const std::string& version,
-                             const std::vector<std::string>& flags, const Limits& limits) {
-    if (include_dir.empty()) return {};
-    EntryInputs inputs("blockcheck-pch-2");
+namespace {
+
+constexpr const char* preamble_name = "preamble.hpp";
+
+// Everything that decides a precompiled preamble: its lines, the flags, the compiler, the headers.
+EntryInputs preamble_inputs(const fs::path& include_dir, const std::string& version, const std::vector<std::string>& flags,
+                            const Preamble& preamble) {
+    EntryInputs inputs("blockcheck-preamble-1");
     for (const std::string& flag : flags) inputs.add(flag);
-    inputs.add(version).add_headers(include_dir);
-    const fs::path dir = cache_dir / ("pch-" + inputs.key());
+    inputs.add(version).add(preamble.text()).add_headers(include_dir);
+    return inputs;
+}
+
+fs::path preamble_folder(const fs::path& cache_dir, const EntryInputs& inputs) { return cache_dir / ("pch-" + inputs.key()); }
+
+// The names of include_dir's headers that are include-guarded (a preamble may include them: the
+// program's own include then adds nothing), or, with `guarded` false, those that are not.
+std::vector<std::string> header_names(const fs::path& include_dir, bool guarded = true) {
+    std::vector<std::string> names;
+    for (const fs::path& header : header_files(include_dir))
+        if (include_guarded(read_file_if_readable(header).value_or("")) == guarded) names.push_back(header.filename().string());
+    return names;
+}
+
+// A line that includes one of include_dir's headers (the students' header): the preamble of
+// almost every program, precompiled at once.
+bool students_header_line(const std::string& line, const fs::path& include_dir) {
+    for (const std::string& name : header_names(include_dir))
+        if (line == "#include \"" + name + "\"") return true;
+    return false;
+}
+
+// Whether a header of include_dir names a special math function (then it keeps them all).
+bool headers_name_special_functions(const fs::path& include_dir) {
+    for (const fs::path& header : header_files(include_dir))
+        if (names_special_function(read_file_if_readable(header).value_or(""), false)) return true;
+    return false;
+}
+
+// Whether this process asked for `key` before (and remembers that it now has).
+bool seen_before(const std::string& key) {
+    static std::mutex mutex;
+    static std::set<std::string> seen;
+    std::lock_guard lock(mutex);
+    return !seen.insert(key).second;
+}
+
+// The part of the program's preamble to precompile. A one-off run of includes (a hostile
+// program's, an unusual one) would cost a precompile of its own, slower than reading it once:
+// a run longer than the students' header alone is precompiled when the cache has it or on its
+// second use in this process (a student writes the same lines in every program); until then the
+// students' header alone when the run starts with it, else nothing.
+Preamble preamble_to_precompile(const Preamble& whole, const fs::path& include_dir, const fs::path& cache_dir,
+                                const std::string& version, const std::vector<std::string>& flags) {
+    if (whole.empty()) return whole;
+    const bool shared = whole.lines.size() == 1 && students_header_line(whole.lines[0], include_dir);
+    const EntryInputs inputs = preamble_inputs(include_dir, version, flags, whole);
+    if (shared || sealed_folder(preamble_folder(cache_dir, inputs), inputs) || seen_before(inputs.key())) return whole;
+    if (!students_header_line(whole.lines[0], include_dir)) return {};
+    return {{whole.lines[0]}, {whole.source_lines[0]}};
+}
+
+}  // namespace
+
+// The preamble precompiled with the same flags, in cache/pch-<key>/: preamble.hpp (its lines)
+// and preamble.hpp.gch. Built once per preamble, flags, headers and compiler; empty when it
+// cannot be built (a header that does not exist, say): the program then reads its includes.
+fs::path precompiled_preamble(const fs::path& include_dir, const fs::path& cache_dir, const std::string& version,
+                              const std::vector<std::string>& flags, const Preamble& preamble, const Limits& limits) {
+    if (preamble.empty()) return {};
+    const EntryInputs inputs = preamble_inputs(include_dir, version, flags, preamble);
+    const fs::path dir = preamble_folder(cache_dir, inputs);
     if (sealed_folder(dir, inputs)) {
         touch_cache_entry(dir);
-        return dir;
+        return dir / preamble_name;
     }
     auto guard = in_flight().acquire(dir.string());
-    if (sealed_folder(dir, inputs)) return dir;
+    if (sealed_folder(dir, inputs)) return dir / preamble_name;
     const fs::path work = cache_dir / ("build-pch-" + inputs.key() + "-" + unique_suffix());
     fresh_folder(work);
+    write_cache_file(work / preamble_name, preamble.text());
+    std::vector<std::string> argv{"g++"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    if (!include_dir.empty()) argv.push_back("-I" + include_dir.string());
+    argv.insert(argv.end(), {"-x", "c++-header", preamble_name, "-o", std::string(preamble_name) + ".gch"});
     std::error_code ec;
-    for (const fs::path& header : header_files(include_dir)) {
-        if (header.extension() != ".hpp" && header.extension() != ".h") continue;
-        std::vector<std::string> argv{"g++"};
-        argv.insert(argv.end(), flags.begin(), flags.end());
-        argv.insert(argv.end(), {"-x", "c++-header", header.string(), "-o", (work / (header.filename().string() + ".gch")).string()});
-        if (!succeeded(run_process(argv, {}, header_limits(limits), work))) {
-            fs::remove_all(work, ec);
-            return {};
-        }
+    if (!succeeded(run_process(argv, {}, header_limits(limits), work))) {
+        fs::remove_all(work, ec);
+        return {};
     }
-    return publish_folder(work, dir, inputs) ? dir : fs::path{};
+    return publish_folder(work, dir, inputs) ? dir / preamble_name : fs::path{};
 }
 
 Recipe recipe_for(CompileWay way, std::string_view source, const fs::path& include_dir, const fs::path& cache_dir,
-                  const std::string& version, const Limits& limits) {
+                  const std::string& version, const Limits& limits, bool own_headers) {
     // -O0: exercise programs do little arithmetic, and compiling is most of a check's time.
     static const std::vector<std::string> compile_flags{"-std=c++17", "-O0", "-pipe", "-Wall"};
-    Recipe recipe{compile_flags, {}, {}};
-    if (way == CompileWay::classic) return recipe;
+    Recipe recipe{compile_flags, {}, {}, {}, {}};
+    if (way == CompileWay::classic) return recipe;  // g++ as the student runs it: the reference
     recipe.link_flags = fast_linker();
-    if (include_dir.empty() || !prebuilt_header_safe(source) || !header_supports_prebuilding(include_dir)) return recipe;
-    // On a first compile the header's object and its precompiled interface are both built (seconds
-    // each): side by side, the second on its own thread (it returns at once when it exists).
-    std::vector<std::string> interface_flags = recipe.flags;
-    interface_flags.push_back("-D" + std::string(prebuilt_macro));
-    auto interface = std::async(std::launch::async, [&] {
-        return precompiled_headers(include_dir, cache_dir, version, interface_flags, limits);
-    });
-    recipe.archive = header_archive(include_dir, cache_dir, version, recipe.flags, limits);
-    interface.wait();
-    if (!recipe.archive.empty()) recipe.flags = interface_flags;
+    const bool prebuilt = !include_dir.empty() && prebuilt_header_safe(source) && header_supports_prebuilding(include_dir);
+    // The header's object (seconds on a first compile) is built on its own thread while the
+    // preamble is precompiled (each returns at once when the cache has it).
+    std::future<fs::path> archive;
+    if (prebuilt) {
+        archive = std::async(std::launch::async,
+                             [&] { return header_archive(include_dir, cache_dir, version, compile_flags, limits); });
+        recipe.flags.push_back("-D" + std::string(prebuilt_macro));
+    }
+    // <cmath>'s special functions are about a fifth of what every program pays for the header.
+    if (special_functions_unused(source) && !headers_name_special_functions(include_dir))
+        recipe.flags.push_back("-D_GLIBCXX_BITS_SPECFUN_H=1");
+    // Headers of the program's own beside it could answer its "blockcheck.hpp" first: none precompiled.
+    const Preamble whole = own_headers || include_dir.empty() ? Preamble{} : leading_includes(source, header_names(include_dir), header_names(include_dir, false));
+    const Preamble chosen = preamble_to_precompile(whole, include_dir, cache_dir, version, recipe.flags);
+    recipe.preamble = precompiled_preamble(include_dir, cache_dir, version, recipe.flags, chosen, limits);
+    if (!recipe.preamble.empty()) recipe.preamble_lines = chosen.source_lines;
+    if (prebuilt) {
+        recipe.archive = archive.get();
+        if (recipe.archive.empty()) recipe = {compile_flags, {}, fast_linker(), {}, {}};  // the inline header, read
+    }
     return recipe;
 }
 

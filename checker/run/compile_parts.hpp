@@ -3,6 +3,7 @@
 #pragma once
 
 #include "checker/run/compile.hpp"
+#include "checker/run/compile_preamble.hpp"
 
 #include <condition_variable>
 #include <mutex>
@@ -72,28 +73,34 @@ private:
 
 InFlight& in_flight();
 
-// What a compile of this way runs: its flags (part of the key), the header's archive to link, and
-// the linker's flags (never given to the header's precompile: a -Wl option is a link input, and
-// g++ given one links even a header).
+// What a compile of this way runs: its flags (part of the key), the header's archive to link, the
+// linker's flags (never given to a precompile: a -Wl option is a link input, and g++ given one
+// links even a header), and the precompiled preamble given with -include (compile_preamble.hpp).
 struct Recipe {
     std::vector<std::string> flags;
     std::filesystem::path archive;  // empty: the header's definitions are compiled in the program
     std::vector<std::string> link_flags;
+    std::filesystem::path preamble;   // cache/pch-<key>/preamble.hpp; empty: the program reads its includes
+    std::vector<int> preamble_lines;  // the program's line of each of the preamble's lines
 };
 
 // `g++ --version` of `compiler` (its first line), once per process; remembered in cache_dir by the
 // compiler binary's identity, so that a cache hit in a fresh process does not start the compiler.
 std::string compiler_version(const std::string& compiler, const std::filesystem::path& cache_dir);
 
-// The recipe for `way`; for fast, builds (or finds, sealed) the header's archive and its
-// precompiled interface when the source allows it.
+// The recipe for `way`. classic: g++ on the program as its author would run it, the reference
+// every other way must agree with. fast: builds (or finds, sealed) the header's archive and the
+// program's precompiled preamble when its text allows them; `own_headers`: the program has headers
+// of its own beside it (then nothing is precompiled for it).
 Recipe recipe_for(CompileWay way, std::string_view source, const std::filesystem::path& include_dir,
-                  const std::filesystem::path& cache_dir, const std::string& version, const Limits& limits);
+                  const std::filesystem::path& cache_dir, const std::string& version, const Limits& limits,
+                  bool own_headers = false);
 
-// The students' headers precompiled with `flags`: cache/pch-<key>/, sealed; empty when they cannot be built.
-std::filesystem::path precompiled_headers(const std::filesystem::path& include_dir, const std::filesystem::path& cache_dir,
-                                          const std::string& version, const std::vector<std::string>& flags,
-                                          const Limits& limits);
+// `preamble` precompiled with `flags` against include_dir: cache/pch-<key>/preamble.hpp beside its
+// .gch, sealed; empty when it cannot be built.
+std::filesystem::path precompiled_preamble(const std::filesystem::path& include_dir, const std::filesystem::path& cache_dir,
+                                           const std::string& version, const std::vector<std::string>& flags,
+                                           const Preamble& preamble, const Limits& limits);
 
 // Who runs the compiler on a student's source, and inside what (compile_user.cpp). A student's
 // source is never compiled as root without bubblewrap around it.

@@ -25,41 +25,42 @@ double median_of(std::vector<double> xs) {
 
 namespace {
 
-// The header's build as a fast compile uses it: the compile flags (with the interface's), the
-// precompiled header's folder, the archive and the linker's flags.
-struct FastBuild {
-    Recipe recipe;
-    fs::path pch;
-    std::string version;
-};
-
-FastBuild fast_build(const fs::path& include_dir, const fs::path& cache_dir) {
-    FastBuild build;
-    build.version = compiler_version("g++", cache_dir);
-    build.recipe = recipe_for(CompileWay::fast, "#include \"blockcheck.hpp\"\n", include_dir, cache_dir, build.version,
-                              compiler_limits());
-    build.pch = precompiled_headers(include_dir, cache_dir, build.version, build.recipe.flags, compiler_limits());
-    return build;
+// What the fast way gives `text`: its flags, archive and precompiled preamble, built before any
+// timing (asked twice: a run of includes is precompiled from its second use).
+Recipe fast_recipe(std::string_view text, const fs::path& include_dir, const fs::path& cache_dir, const std::string& version) {
+    recipe_for(CompileWay::fast, text, include_dir, cache_dir, version, compiler_limits());
+    return recipe_for(CompileWay::fast, text, include_dir, cache_dir, version, compiler_limits());
 }
 
-std::string describe_interface(const FastBuild& build) {
-    std::uintmax_t bytes = 0;
+double megabytes(const fs::path& preamble) {
     std::error_code ec;
-    if (!build.pch.empty())
-        for (const auto& entry : fs::directory_iterator(build.pch, ec))
-            if (entry.path().extension() == ".gch") bytes += entry.file_size(ec);
-    const std::string read = bytes > 0 ? fmt::format("precompiled ({:.1f} MB)", double(bytes) / 1e6) : "read as text";
-    if (build.recipe.archive.empty()) return "the whole header, " + read;
+    const auto bytes = preamble.empty() ? 0 : fs::file_size(fs::path(preamble.string() + ".gch"), ec);
+    return ec ? 0 : double(bytes) / 1e6;
+}
+
+std::string describe_interface(const Recipe& slim, const Recipe& whole) {
+    const std::string read = slim.preamble.empty() ? "read as text"
+                                                   : fmt::format("precompiled ({:.1f} MB; {:.1f} MB with <cmath>'s special functions)",
+                                                                 megabytes(slim.preamble), megabytes(whole.preamble));
+    if (slim.archive.empty()) return "the whole header, " + read;
     return "the header's declarations, " + read + ", and its object archive";
 }
 
-// The compiler on `file` in `dir` with the fast way's flags (compile only).
-std::vector<std::string> compile_only(const FastBuild& build, const fs::path& include_dir, const std::string& file) {
+// The compiler on `file` in `dir` with a recipe's flags and preamble (compile only).
+std::vector<std::string> compile_only(const Recipe& recipe, const fs::path& include_dir, const std::string& file) {
     std::vector<std::string> argv{"g++"};
-    argv.insert(argv.end(), build.recipe.flags.begin(), build.recipe.flags.end());
-    if (!build.pch.empty()) argv.push_back("-I" + build.pch.string());
+    argv.insert(argv.end(), recipe.flags.begin(), recipe.flags.end());
+    if (!recipe.preamble.empty()) argv.insert(argv.end(), {"-include", recipe.preamble.string()});
     argv.insert(argv.end(), {"-I" + include_dir.string(), "-c", file, "-o", file + ".o"});
     return argv;
+}
+
+// `program` with a student's usual boilerplate after the header's include: `#include <iostream>`.
+std::string with_iostream(const std::string& program) {
+    const std::string include = "#include \"blockcheck.hpp\"\n";
+    const auto at = program.find(include);
+    if (at == std::string::npos) return "#include <iostream>\n" + program;
+    return program.substr(0, at + include.size()) + "#include <iostream>\n" + program.substr(at + include.size());
 }
 
 // Wall seconds of `argv` in `dir`, or nothing when it did not succeed.
@@ -79,10 +80,16 @@ CompileStepTimes time_compile_steps(const std::vector<fs::path>& programs, const
     fs::create_directories(cache_dir);
     const fs::path cache = fs::absolute(cache_dir).lexically_normal();
     const fs::path includes = fs::absolute(include_dir).lexically_normal();
-    const FastBuild build = fast_build(includes, cache);
-    times.compiler = build.version;
+    const std::string version = compiler_version("g++", cache);
+    const std::string empty = "int main() {}\n", header = "#include \"blockcheck.hpp\"\nint main() {}\n";
+    // A program naming one special function (here in a comment) gets the header with them all.
+    const std::string header_whole = "#include \"blockcheck.hpp\"\n// std::beta\nint main() {}\n";
+    const Recipe empty_recipe = fast_recipe(empty, includes, cache, version),
+                 header_recipe = fast_recipe(header, includes, cache, version),
+                 whole_recipe = fast_recipe(header_whole, includes, cache, version);
+    times.compiler = version;
     times.linker = linker_name(CompileWay::fast);
-    times.interface = describe_interface(build);
+    times.interface = describe_interface(header_recipe, whole_recipe);
     const fs::path dir = cache / ("build-steps-" + unique_suffix());
     fresh_folder(dir);
     struct Remove {
@@ -92,17 +99,23 @@ CompileStepTimes time_compile_steps(const std::vector<fs::path>& programs, const
             fs::remove_all(path, ignored);
         }
     } remove{dir};
-    write_cache_file(dir / "empty.cpp", "int main() {}\n");
-    write_cache_file(dir / "header.cpp", "#include \"blockcheck.hpp\"\nint main() {}\n");
+    write_cache_file(dir / "empty.cpp", empty);
+    write_cache_file(dir / "header.cpp", header);
+    write_cache_file(dir / "header-whole.cpp", header_whole);
     std::vector<std::string> link{"g++", "program.cpp.o"};
-    if (!build.recipe.archive.empty()) link.push_back(build.recipe.archive.string());
-    link.insert(link.end(), build.recipe.link_flags.begin(), build.recipe.link_flags.end());
+    if (!header_recipe.archive.empty()) link.push_back(header_recipe.archive.string());
+    link.insert(link.end(), header_recipe.link_flags.begin(), header_recipe.link_flags.end());
     link.insert(link.end(), {"-o", "program.out"});
     const fs::path jail_dir = dir / "jail";
     std::map<std::string, std::vector<double>> samples;
     for (std::size_t round = 0; round < rounds; ++round) {
         const std::string text = read_file(programs[round % programs.size()]);
         write_cache_file(dir / "program.cpp", text);
+        write_cache_file(dir / "boilerplate.cpp", with_iostream(text));
+        const Recipe program = fast_recipe(text, includes, cache, version);
+        Recipe boilerplate = fast_recipe(with_iostream(text), includes, cache, version);
+        Recipe boilerplate_read = boilerplate;  // <iostream> read as text after the precompiled header
+        boilerplate_read.preamble = program.preamble;
         const fs::path whole_source = dir / fmt::format("round{}", round) / programs[round % programs.size()].filename();
         fs::create_directories(whole_source.parent_path());
         write_cache_file(whole_source, text + fmt::format("// compile-steps round {}\n", round));
@@ -110,9 +123,12 @@ CompileStepTimes time_compile_steps(const std::vector<fs::path>& programs, const
         const Sandbox sandbox{jail_dir, {includes}};  // the jail points at it
         const CompilerJail jail = compiler_jail(sandbox, cache);
         const std::pair<const char*, std::optional<double>> steps[] = {
-            {"empty", timed(compile_only(build, includes, "empty.cpp"), dir)},
-            {"header", timed(compile_only(build, includes, "header.cpp"), dir)},
-            {"program", timed(compile_only(build, includes, "program.cpp"), dir)},
+            {"empty", timed(compile_only(empty_recipe, includes, "empty.cpp"), dir)},
+            {"header", timed(compile_only(header_recipe, includes, "header.cpp"), dir)},
+            {"header_whole", timed(compile_only(whole_recipe, includes, "header-whole.cpp"), dir)},
+            {"program", timed(compile_only(program, includes, "program.cpp"), dir)},
+            {"boilerplate_read", timed(compile_only(boilerplate_read, includes, "boilerplate.cpp"), dir)},
+            {"boilerplate_precompiled", timed(compile_only(boilerplate, includes, "boilerplate.cpp"), dir)},
             {"link", timed(link, dir)},
             {"bare_true", timed({"/usr/bin/true"}, dir)},
             {"jailed_true", jail.refused.empty() ? timed({"/usr/bin/true"}, jail_dir, &jail) : std::nullopt},
@@ -135,6 +151,9 @@ CompileStepTimes time_compile_steps(const std::vector<fs::path>& programs, const
     times.rounds = rounds;
     times.empty = median_of(samples["empty"]);
     times.header = median_of(samples["header"]);
+    times.header_whole = median_of(samples["header_whole"]);
+    times.boilerplate_read = median_of(samples["boilerplate_read"]);
+    times.boilerplate_precompiled = median_of(samples["boilerplate_precompiled"]);
     times.program = median_of(samples["program"]);
     times.link = median_of(samples["link"]);
     times.bare_true = median_of(samples["bare_true"]);

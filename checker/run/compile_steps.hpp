@@ -17,10 +17,13 @@ struct CompileStepTimes {
     std::size_t rounds = 0;
     std::string compiler;    // `g++ --version`, first line
     std::string linker;      // linker_name(CompileWay::fast)
-    std::string interface;   // what a program reads of the header, e.g. "precompiled header (28.1 MB)"
+    std::string interface;   // what a program reads of the header, e.g. "precompiled (26.6 MB; ...)"
     double empty = 0;        // g++ -c on `int main() {}`: the compiler's start
     double header = 0;       // g++ -c on `#include "blockcheck.hpp"` and an empty main, the interface used
+    double header_whole = 0;  // the same for a program naming a special math function (the header with them)
     double program = 0;      // g++ -c on the program: the header and the program's own code
+    double boilerplate_read = 0;         // the program with `#include <iostream>` after the header's, read as text
+    double boilerplate_precompiled = 0;  // the same with both includes precompiled (its preamble)
     double link = 0;         // g++ linking the program's object with the header's archive
     double bare_true = 0;    // /usr/bin/true as a plain process
     double jailed_true = 0;  // /usr/bin/true in the compile jail (bubblewrap, the throw-away uid as root)

@@ -97,19 +97,19 @@ TEST_CASE("compile cache: a binary planted under a program's key is rebuilt, nev
 TEST_CASE("compile cache: an altered header archive or precompiled header is rebuilt before a program uses it") {
     testing::TempDir dir("compile-seal");
     const fs::path cache = dir.path / "cache", chapters = fs::path(BLOCKCHECK_SOURCE_DIR) / "chapters";
-    const std::string uses_header = "#include <cstdio>\n#include \"blockcheck.hpp\"\nint main() { std::puts(\"first\"); }\n";
+    const std::string uses_header = "#include \"blockcheck.hpp\"\nint main() { std::puts(\"first\"); }\n";
     compiled(dir.path / "first.cpp", uses_header, chapters, cache);
     const fs::path archive = folder_starting(cache, "lib-") / "libblockcheck-header.a";
     const fs::path pch = folder_starting(cache, "pch-");
     const auto archive_bytes = fs::file_size(archive);
     write_file_atomically(archive, read_file(archive) + "planted object");
-    write_file_atomically(pch / "cmath", "#error planted in a folder every compile searches\n");
+    write_file_atomically(pch / "preamble.hpp", "#error planted in the file every compile reads first\n");
     std::string second = uses_header;
     second.replace(second.find("first"), 5, "other");
     const CompileResult other = compiled(dir.path / "second.cpp", second, chapters, cache);
     CHECK(output_of(other) == "other\n");
     CHECK(fs::file_size(archive) == archive_bytes);
-    CHECK_FALSE(fs::exists(pch / "cmath"));
+    CHECK(read_file(pch / "preamble.hpp") == "#include \"blockcheck.hpp\"\n");
 }
 
 TEST_CASE("cache seal: holds for the same inputs and files only") {

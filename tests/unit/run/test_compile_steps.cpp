@@ -20,10 +20,11 @@ TEST_CASE("compile steps: the median of an odd and an even count, and of nothing
     CHECK(median_of({}) == 0);
 }
 
-// A small header of its own (the students' header's build takes seconds): read whole, precompiled.
+// A small header of its own (the students' header's build takes seconds), include-guarded: read
+// whole, precompiled.
 TEST_CASE("compile steps: one round of a program measures every step and names the tools") {
     TempDir cache("compile-steps-cache"), include("compile-steps-include"), sources("compile-steps-src");
-    std::ofstream(include.path / "blockcheck.hpp") << "#pragma once\ninline int forty_two() { return 42; }\n";
+    std::ofstream(include.path / "blockcheck.hpp") << "#ifndef FORTY_TWO\n#define FORTY_TWO\ninline int forty_two() { return 42; }\n#endif\n";
     std::ofstream(sources.path / "answer.cpp") << "#include \"blockcheck.hpp\"\nint main() { return forty_two() - 42; }\n";
     const CompileStepTimes t = time_compile_steps({sources.path / "answer.cpp"}, include.path, cache.path, 1);
     REQUIRE(t.failed == "");
@@ -31,7 +32,9 @@ TEST_CASE("compile steps: one round of a program measures every step and names t
     CHECK(t.linker == linker_name(CompileWay::fast));
     CHECK(t.compiler.starts_with("g++"));
     CHECK(t.interface.starts_with("the whole header, precompiled ("));
-    for (double seconds : {t.empty, t.header, t.program, t.link, t.bare_true, t.jailed_true, t.whole}) CHECK(seconds > 0);
+    for (double seconds : {t.empty, t.header, t.header_whole, t.program, t.boilerplate_read, t.boilerplate_precompiled,
+                           t.link, t.bare_true, t.jailed_true, t.whole})
+        CHECK(seconds > 0);
     // the private folder of the steps is gone; the header's build and the whole compile's entry stay
     for (const auto& entry : fs::directory_iterator(cache.path))
         CHECK_FALSE(entry.path().filename().string().starts_with("build-steps-"));
