@@ -234,9 +234,9 @@ void print_goals(const GradeReport& cold, const GradeReport& warm) {
                mark(warm.wall_seconds * scale < 1));
 }
 
-// Compile medians of the two ways side by side (CompileWay::classic, as every program was compiled
-// before the header was prebuilt, and ::fast), over `count` solved programs in a student's own
-// text, alternating, each way with its own cache warmed by one program first.
+// Compile medians of the two ways side by side (CompileWay::classic, g++ on the program as its
+// author runs it, and ::fast), over `count` solved programs in a student's own text, alternating,
+// each way with its own cache warmed by one program first.
 struct WaysCompared {
     std::size_t programs = 0;
     double classic = 0, fast = 0;
@@ -403,8 +403,8 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
                                .dump(2));
     } else {
         print_goals(cold, warm);
-        fmt::print("compile, side by side on {} more programs: classic (header compiled in, {}) median {:.3f} s, "
-                   "fast (header prebuilt, {}) {:.3f} s: {:.2f}x\n",
+        fmt::print("compile, side by side on {} more programs: classic (g++ alone: the header read whole, {}) median {:.3f} s, "
+                   "fast (precompiled, header prebuilt, {}) {:.3f} s: {:.2f}x\n",
                    ways.programs, linker_name(CompileWay::classic), ways.classic, linker_name(CompileWay::fast),
                    ways.fast, ways.fast > 0 ? ways.classic / ways.fast : 0.0);
         print_steps(steps, runs, load_before[0]);

@@ -35,12 +35,15 @@ struct CompileResult {
 enum class CompileWay {
     // A student header that supports it (it tests BLOCKCHECK_HEADER_OBJECT) is compiled once into
     // a one-object archive that programs link, and read as declarations only
-    // (-DBLOCKCHECK_PREBUILT_HEADER, precompiled) by every program whose text cannot change how the
-    // header compiles (no #define, #undef, #if or #pragma, no other quoted #include, no `bc::` or
-    // `namespace bc` of its own); other programs read the inline header. Linked with mold, else
-    // gold, where installed.
+    // (-DBLOCKCHECK_PREBUILT_HEADER) by every program whose text cannot change how the header
+    // compiles (no #define, #undef, #if or #pragma, no other quoted #include, no line splice, no
+    // `bc::` or `namespace bc` of its own); other programs read the inline header. The program's
+    // leading #include lines are precompiled as one preamble (compile_preamble.hpp), without
+    // <cmath>'s special functions where the program cannot tell. Linked with mold, else gold,
+    // where installed.
     fast,
-    // The header's inline definitions compiled again in every program (precompiled), the system linker.
+    // g++ on the program as its author runs it: the whole header read as text, nothing
+    // precompiled, the system linker. The reference every faster way must agree with.
     classic,
 };
 

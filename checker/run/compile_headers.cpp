@@ -180,25 +180,37 @@ bool headers_name_special_functions(const fs::path& include_dir) {
     return false;
 }
 
-// Whether this process asked for `key` before (and remembers that it now has).
-bool seen_before(const std::string& key) {
+// Whether this process has asked for `key` before, and may precompile it now: at most `most`
+// keys are precompiled this way in a process, each on its second request.
+bool second_request(const std::string& key, std::size_t most) {
     static std::mutex mutex;
-    static std::set<std::string> seen;
+    static std::set<std::string> seen, precompiled;
     std::lock_guard lock(mutex);
-    return !seen.insert(key).second;
+    if (precompiled.contains(key)) return true;
+    if (seen.insert(key).second || precompiled.size() >= most) return false;
+    precompiled.insert(key);
+    return true;
 }
+
+// A process precompiles at most this many runs of includes besides the students' header alone,
+// each at most this long (a prefix of a run is a run): a precompiled header is 25 to 100 MB, and
+// a class's boilerplates are a handful.
+constexpr std::size_t max_preambles = 16, max_preamble_lines = 12;
 
 // The part of the program's preamble to precompile. A one-off run of includes (a hostile
 // program's, an unusual one) would cost a precompile of its own, slower than reading it once:
 // a run longer than the students' header alone is precompiled when the cache has it or on its
 // second use in this process (a student writes the same lines in every program); until then the
 // students' header alone when the run starts with it, else nothing.
-Preamble preamble_to_precompile(const Preamble& whole, const fs::path& include_dir, const fs::path& cache_dir,
+Preamble preamble_to_precompile(Preamble whole, const fs::path& include_dir, const fs::path& cache_dir,
                                 const std::string& version, const std::vector<std::string>& flags) {
     if (whole.empty()) return whole;
-    const bool shared = whole.lines.size() == 1 && students_header_line(whole.lines[0], include_dir);
+    whole.lines.resize(std::min(whole.lines.size(), max_preamble_lines));
+    whole.source_lines.resize(whole.lines.size());
+    if (whole.lines.size() == 1 && students_header_line(whole.lines[0], include_dir)) return whole;
     const EntryInputs inputs = preamble_inputs(include_dir, version, flags, whole);
-    if (shared || sealed_folder(preamble_folder(cache_dir, inputs), inputs) || seen_before(inputs.key())) return whole;
+    if (sealed_folder(preamble_folder(cache_dir, inputs), inputs)) return whole;
+    if (second_request(inputs.key(), max_preambles)) return whole;
     if (!students_header_line(whole.lines[0], include_dir)) return {};
     return {{whole.lines[0]}, {whole.source_lines[0]}};
 }
