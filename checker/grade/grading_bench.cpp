@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <iterator>
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -50,10 +51,6 @@ std::string wrong_program(const Exercise& e, int k) {
     }
     return "// prints plausible but wrong answers\n#include <cstdio>\nint main() {\n" + body + "}\n";
 }
-
-struct Class {
-    std::size_t templates = 0, solved = 0, mixed = 0, hostile = 0, archives = 0;
-};
 
 bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -101,9 +98,41 @@ std::string rename(const std::string& text, const std::set<std::string>& names, 
     return out;
 }
 
-// Student k's own text of a program: its own variable names, comments, indentation and an extra
-// helper of its own, so that no two students hand in the same bytes (as in a real class) while
-// the program computes exactly what it did.
+// The boilerplate a student writes at the top of every program, the same in all of them. Chosen
+// by k % 5, as the helper is, so that a program copied from another student (k and k + 5 in
+// tests/unit/grade/test_insight.cpp) keeps its includes: a fifth add <cmath> and <vector> after
+// the header's include, a fifth add <algorithm> and <numeric>, a fifth start with <iostream> and
+// open std after the header (next to bc: no name of bc is one of std's, and the program's own
+// variables are renamed with a suffix), two fifths nothing. Student 4, the one solved student of
+// the suite's class of five, has the riskiest.
+struct IncludeHabit {
+    const char* before_header;
+    const char* after_header;
+    const char* described;  // for the line about the class
+};
+constexpr IncludeHabit include_habits[] = {
+    {"", "", "nothing"},
+    {"", "#include <cmath>\n#include <vector>\n", "add <cmath> and <vector>"},
+    {"", "#include <algorithm>\n#include <numeric>\n", "add <algorithm> and <numeric>"},
+    {"", "", "nothing"},
+    {"#include <iostream>\n", "using namespace std;\n", "start with <iostream> and open std"},
+};
+
+const IncludeHabit& include_habit(std::size_t k) { return include_habits[k % std::size(include_habits)]; }
+
+// `text` with student k's include habit around its first include of the header (none: unchanged).
+std::string with_include_habit(std::string text, std::size_t k) {
+    const std::string include = "#include \"blockcheck.hpp\"\n";
+    const std::size_t at = text.find(include);
+    if (at == std::string::npos || (at > 0 && text[at - 1] != '\n')) return text;
+    const IncludeHabit& habit = include_habit(k);
+    text.insert(at + include.size(), habit.after_header);
+    return text.insert(at, habit.before_header);
+}
+
+// Student k's own text of a program: its own variable names, comments, indentation, an extra
+// helper of its own and its include habit (include_habit), so that no two students hand in the
+// same bytes (as in a real class) while the program computes exactly what it did.
 std::string personalise(const std::string& program, std::size_t k) {
     static const char* notes[] = {"my notes: check the shapes first", "to tidy up later", "second attempt, works now",
                                   "worked this out on paper first", "see lecture 7"};
@@ -121,8 +150,13 @@ std::string personalise(const std::string& program, std::size_t k) {
             out += fmt::format("[[maybe_unused]] static int attempt_{}() {{ return {}; }}\n", k, k % 5 + 1);
         at = end + 1;
     }
-    return out;
+    return with_include_habit(out, k);
 }
+
+struct Class {
+    std::size_t templates = 0, solved = 0, mixed = 0, hostile = 0, archives = 0;
+    std::size_t habits[std::size(include_habits)] = {};  // students who wrote programs, by include habit (k % 5)
+};
 
 void put(std::map<std::string, std::string>& files, const Exercise& e, std::string text, bool nested) {
     files[nested ? e.source : e.file_name()] = std::move(text);
@@ -131,6 +165,7 @@ void put(std::map<std::string, std::string>& files, const Exercise& e, std::stri
 // Student i of the class writes their own text of every program (see personalise): 20% hand in
 // the untouched templates, 40% solve everything, 25% a mix of solved, templates and one wrong
 // program, 15% solve everything but one hostile program. Every tenth student hands in a .tar.gz.
+// Those who wrote programs each have their include habit (include_habit) in all of them.
 Class write_class(const fs::path& root, const ExerciseSet& set, const fs::path& dir, std::size_t n) {
     static const char* hostile[] = {"infinite_loop", "segfault", "output_flood", "memory_hog", "abort", "stack_overflow"};
     Class c;
@@ -153,6 +188,7 @@ Class write_class(const fs::path& root, const ExerciseSet& set, const fs::path& 
             else put(files, e, odd_one ? read_file(root / "tests/hostile" / (std::string(hostile[i % 6]) + ".cpp")) : solved, nested);
         }
         (kind < 4 ? c.templates : kind < 12 ? c.solved : kind < 17 ? c.mixed : c.hostile) += 1;
+        if (kind >= 4) ++c.habits[i % std::size(include_habits)];
         if (i % 10 == 9) {
             std::vector<ArchiveEntry> entries;
             for (auto& [path, text] : files) entries.push_back({id + "/" + path, text, "", false});
@@ -167,6 +203,16 @@ Class write_class(const fs::path& root, const ExerciseSet& set, const fs::path& 
         }
     }
     return c;
+}
+
+// How many of the students who wrote programs have each include habit, in the habits' order.
+nlohmann::ordered_json include_habit_counts(const Class& c) {
+    nlohmann::ordered_json counts = nlohmann::ordered_json::object();
+    for (std::size_t h = 0; h < std::size(include_habits); ++h) {
+        const char* habit = include_habits[h].described;
+        counts[habit] = counts.value(habit, std::size_t{0}) + c.habits[h];
+    }
+    return counts;
 }
 
 // Per program, over the compiles that ran the compiler and the programs that ran.
@@ -366,11 +412,15 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
     settings.jobs = 2;
     settings.variants = true;
     settings.lang = lang;
+    const nlohmann::ordered_json habit_counts = include_habit_counts(c);
+    std::string habits;
+    for (const auto& [habit, count] : habit_counts.items())
+        if (count.get<std::size_t>() > 0) habits += fmt::format("{}{} {}", habits.empty() ? "" : ", ", count.get<std::size_t>(), habit);
     if (!as_json)
-        fmt::print("grading {} synthetic students, each with their own text of every program they wrote, with 2 jobs and "
-                   "variants: {} untouched templates, {} solved, {} mixed (with a wrong program), {} with one hostile "
-                   "program; {} as .tar.gz\n",
-                   n, c.templates, c.solved, c.mixed, c.hostile, c.archives);
+        fmt::print("grading {} synthetic students, each with their own text of every program they wrote (names, comments, "
+                   "indentation, and an include habit the same in all of them: {}), with 2 jobs and variants: {} untouched "
+                   "templates, {} solved, {} mixed (with a wrong program), {} with one hostile program; {} as .tar.gz\n",
+                   n, habits.empty() ? "none wrote a program" : habits, c.templates, c.solved, c.mixed, c.hostile, c.archives);
     std::fflush(stdout);
     const GradeReport cold = grade_class(set, {submissions}, settings);
     if (!as_json) print_figures("cold (empty cache)", cold);
@@ -387,6 +437,7 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
     const CompileStepTimes steps = compile_steps(root, set, fs::path(base), std::min<std::size_t>(n, 26));
     if (as_json) {
         fmt::print("{}\n", nlohmann::ordered_json{{"students", n},
+                                                  {"include_habits", habit_counts},
                                                   {"isolation", isolation_name(cold.isolation)},
                                                   {"cold", figures(cold)},
                                                   {"warm", figures(warm)},

@@ -16,8 +16,9 @@ namespace blockcheck {
 int grading_bench(const std::filesystem::path& root, std::size_t students, bool as_json, Lang lang);
 
 // Student k's own text of `program` as the benchmark's class generator writes it: its variable
-// names renamed, a comment and indentation of its own, and a helper returning k % 5 + 1 (the
-// shared-code planting of tests/unit/grade/test_insight.cpp uses it).
+// names renamed, a comment and indentation of its own, a helper returning k % 5 + 1 and an include
+// habit chosen by k % 5 (so k and k + 5 share a shape: the shared-code planting of
+// tests/unit/grade/test_insight.cpp uses it).
 std::string personalised_program(const std::string& program, std::size_t k);
 
 }  // namespace blockcheck
