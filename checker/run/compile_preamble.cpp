@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <regex>
 
 namespace blockcheck {
@@ -104,17 +105,81 @@ Preamble leading_includes(std::string_view source, const std::vector<std::string
     return preamble;
 }
 
+namespace {
+
+// `source` with every comment replaced by a space, as the compiler's third phase does; string
+// and character literals kept whole (a `//` in one is no comment). Nothing when the text has a
+// raw string literal, whose quotes this reading cannot follow.
+std::optional<std::string> without_comments(std::string_view source) {
+    if (source.find("R\"") != std::string_view::npos) return std::nullopt;
+    std::string out;
+    for (std::size_t at = 0; at < source.size();) {
+        const char c = source[at];
+        if (c == '/' && at + 1 < source.size() && (source[at + 1] == '/' || source[at + 1] == '*')) {
+            const bool line = source[at + 1] == '/';
+            const std::size_t end = line ? source.find('\n', at) : source.find("*/", at + 2);
+            out += line ? "\n" : " ";
+            at = end == std::string_view::npos ? source.size() : end + (line ? 1 : 2);
+        } else if (c == '"' || c == '\'') {
+            std::size_t end = at + 1;
+            while (end < source.size() && source[end] != c && source[end] != '\n') end += source[end] == '\\' ? 2 : 1;
+            end = std::min(end + 1, source.size());
+            out.append(source.substr(at, end - at));
+            at = end;
+        } else {
+            out += c;
+            ++at;
+        }
+    }
+    return out;
+}
+
+// The identifiers and `::`, `;` and `=` of a comment-free text, in order (other punctuation
+// dropped, literals' words kept: more words only err towards the inline header).
+std::vector<std::string_view> words_of(std::string_view text) {
+    std::vector<std::string_view> words;
+    for (std::size_t at = 0; at < text.size();) {
+        if (word_byte(text[at])) {
+            std::size_t end = at;
+            while (end < text.size() && word_byte(text[end])) ++end;
+            words.push_back(text.substr(at, end - at));
+            at = end;
+        } else if (text.substr(at, 2) == "::") {
+            words.push_back(text.substr(at, 2));
+            at += 2;
+        } else {
+            if (text[at] == ';' || text[at] == '=') words.push_back(text.substr(at, 1));
+            ++at;
+        }
+    }
+    return words;
+}
+
+// Whether the program names `bc` anywhere but in `using namespace bc;` (a definition of the
+// header's own, a reopened namespace, an alias), or defines a symbol by its assembler name.
+bool names_bc(std::string_view text) {
+    const std::vector<std::string_view> words = words_of(text);
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string_view w = words[i];
+        if (w == "asm" || w == "__asm" || w == "__asm__" || w == "alias" || w == "__alias__") return true;
+        if (w.find("_ZN2bc") != std::string_view::npos) return true;
+        if (w != "bc") continue;
+        const bool directive = i >= 2 && words[i - 1] == "namespace" && words[i - 2] == "using" && i + 1 < words.size() &&
+                               words[i + 1] == ";";
+        if (!directive) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
 bool prebuilt_header_safe(std::string_view source) {
     static const std::regex include_line(R"(^\s*#\s*include\s*(<[^>]*>|"blockcheck\.hpp")\s*(//.*)?$)");
-    static const std::regex opens_bc(R"((^|[^\w])bc\s*::|(^|[^\w])namespace\s+bc\b)");
-    static const std::regex uses_bc(R"((^|[^\w])using\s+namespace\s+bc\s*;)");
     if (source.find("%:") != std::string_view::npos || has_splice(source)) return false;
-    for (std::string_view view : lines_of(source)) {
-        const std::string line(view);
-        if (line.find('#') != std::string::npos && !std::regex_match(line, include_line)) return false;
-        if (std::regex_search(std::regex_replace(line, uses_bc, " "), opens_bc)) return false;
-    }
-    return true;
+    for (std::string_view view : lines_of(source))
+        if (view.find('#') != std::string_view::npos && !std::regex_match(std::string(view), include_line)) return false;
+    const auto code = without_comments(source);
+    return code && !names_bc(*code);
 }
 
 const std::vector<std::string_view>& special_function_names() {

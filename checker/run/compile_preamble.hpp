@@ -39,7 +39,9 @@ bool include_guarded(std::string_view header);
 // compiles, or that (re)defines what it defines, sends the program to the inline header instead:
 // any preprocessor directive other than #include (even one after a comment), a digraph `%:`, an
 // #include of another quoted header (it may define macros), a line splice (backslash-newline,
-// which can join a directive or a name across lines), and `namespace bc` opened or `bc::` named.
+// which can join a directive or a name across lines), a raw string literal, `bc` named anywhere
+// but in `using namespace bc;` (comments do not hide it: `bc/**/::`, `namespace mine = bc;`), and
+// `asm` or an `alias` attribute (a definition by assembler name).
 bool prebuilt_header_safe(std::string_view source);
 
 // Whether the program cannot tell C++17's special math functions (<bits/specfun.h>, included

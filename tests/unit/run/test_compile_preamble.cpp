@@ -117,3 +117,13 @@ TEST_CASE("preamble: a guard closed before the end of the header is no guard") {
     CHECK(include_guarded("#ifndef A\n#define A\n#ifdef X\nint y;\n#endif\n#if 1\n#endif\n#endif\n"));
     CHECK_FALSE(include_guarded("/* c */\n#ifndef A\n#define A\n#endif\n"));  // a block comment first: not recognised
 }
+
+TEST_CASE("prebuilt header: `bc` named anywhere but in its using-directive sends the program to the inline header") {
+    const std::string head = "#include \"blockcheck.hpp\"\nusing namespace bc;\n";
+    CHECK(prebuilt_header_safe(head + "// bc:: in a comment is fine\nint main() { answer(\"x\", 1); }\n"));
+    CHECK(prebuilt_header_safe(head + "int main() { const char* s = \"http://x\"; answer(\"x\", s[0]); }\n"));
+    for (const char* code : {"void bc/**/::undefined(const char*) {}", "namespace/**/bc { inline void undefined(const char*) {} }",
+                             "namespace mine = bc;", "int main() { bc::answer(\"x\", 1); }", "using namespace bc ; int bc;",
+                             "void f() asm(\"_ZN2bc9undefinedEPKc\");", "auto s = R\"(x)\";"})
+        CHECK_MESSAGE(!prebuilt_header_safe(head + code + "\n"), code);
+}
