@@ -65,6 +65,9 @@ bool sealed_folder(const fs::path& dir, const EntryInputs& inputs) {
 // whole, or another process won); whatever stood at `dir` unsealed goes first.
 bool publish_folder(const fs::path& work, const fs::path& dir, const EntryInputs& inputs) {
     std::error_code ec;
+    // Readable by others before the seal (a throw-away uid compiles against it): a chmod later
+    // would change the files' ctime, break the seal, and rebuild the folder on the next compile.
+    open_to_others(work);
     if (const auto files = folder_files(work)) write_seal(work / seal_name, inputs.text(), *files, SealOf::identity);
     if (fs::exists(fs::symlink_status(dir, ec)) && !sealed_folder(dir, inputs)) fs::remove_all(dir, ec);
     fs::rename(work, dir, ec);

@@ -41,6 +41,18 @@ std::vector<fs::path> header_files(const fs::path& include_dir) {
     return files;
 }
 
+void open_to_others(const fs::path& dir) {
+    std::error_code ec;
+    // chmod changes a file's ctime even when its mode stays, and a sealed folder's seal binds the
+    // ctime of its files: only a mode that differs is changed.
+    auto give = [&](const fs::path& path, fs::perms mode) {
+        if ((fs::status(path, ec).permissions() & fs::perms::mask) != mode) fs::permissions(path, mode, ec);
+    };
+    give(dir, fs::perms(0755));
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+        if (entry.is_regular_file(ec)) give(entry.path(), fs::perms(0644));
+}
+
 bool succeeded(const RunResult& run) { return run.status == RunStatus::exited && run.exit_code == 0; }
 
 EntryInputs& EntryInputs::add(std::string_view part) {

@@ -27,6 +27,11 @@ void fresh_folder(const std::filesystem::path& path);
 // The regular files directly in include_dir, by name.
 std::vector<std::filesystem::path> header_files(const std::filesystem::path& include_dir);
 
+// One of our own folders inside the cache (a precompiled preamble, the header's archive) and its
+// files readable by other users (0755, 0644), for the throw-away uid that compiles against them;
+// a mode already right is left alone (a chmod would change the file's ctime, which seals bind).
+void open_to_others(const std::filesystem::path& dir);
+
 // The compiler or a tool ran to the end and said yes (a run stopped by a limit has exit code 0 too).
 bool succeeded(const RunResult& run);
 

@@ -80,13 +80,6 @@ std::string closed_to_others(const fs::path& dir) {
     return {};
 }
 
-// Our own folders inside the cache (precompiled headers, the header's archive) readable by others.
-void open_to_others(const fs::path& dir) {
-    std::error_code ec;
-    fs::permissions(dir, fs::perms(0755), ec);
-    for (const auto& entry : fs::directory_iterator(dir, ec))
-        if (entry.is_regular_file(ec)) fs::permissions(entry.path(), fs::perms(0644), ec);
-}
 
 bool within(const fs::path& path, const fs::path& dir) {
     const std::string p = path.lexically_normal().string(), d = (dir.lexically_normal() / "").string();
@@ -113,7 +106,7 @@ std::string uid_problem(const Sandbox& sandbox, const fs::path& cache_dir) {
     if (std::string closed = parent_closed(cache_dir); !closed.empty()) return closed;
     for (const fs::path& dir : sandbox.readonly_dirs) {
         const fs::path normal = fs::absolute(dir).lexically_normal();
-        if (within(normal, cache_dir)) open_to_others(normal);
+        if (within(normal, cache_dir)) open_to_others(normal);  // a no-op once published (compile_headers.cpp)
         if (std::string closed = closed_to_others(normal); !closed.empty()) return closed;
     }
     return {};

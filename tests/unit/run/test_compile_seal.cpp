@@ -145,3 +145,27 @@ TEST_CASE("cache seal: the secret is this user's alone, outside the work tree") 
     CHECK((st.st_mode & 0777) == 0600);
     CHECK(read_file(file) == cache_secret());
 }
+
+TEST_CASE("compile cache: the header's builds outlive the compiles that read them (no rebuild per program)") {
+    testing::TempDir dir("compile-seal");
+    const fs::path cache = dir.path / "cache", chapters = fs::path(BLOCKCHECK_SOURCE_DIR) / "chapters";
+    const std::string program = "#include \"blockcheck.hpp\"\nint main() { std::puts(\"first\"); }\n";
+    compiled(dir.path / "first.cpp", program, chapters, cache);
+    const fs::path pch = folder_starting(cache, "pch-") / "preamble.hpp.gch";
+    const fs::path archive = folder_starting(cache, "lib-") / "libblockcheck-header.a";
+    struct stat before_pch {}, before_archive {}, after {};
+    REQUIRE(::stat(pch.c_str(), &before_pch) == 0);
+    REQUIRE(::stat(archive.c_str(), &before_archive) == 0);
+    // As root each compile runs as a throw-away uid and opens these folders to it; a chmod there
+    // changed the files' ctime, broke their seals, and rebuilt both for the next program.
+    for (const char* word : {"second", "third"}) {
+        std::string text = program;
+        text.replace(text.find("first"), 5, word);
+        CHECK(output_of(compiled(dir.path / (std::string(word) + ".cpp"), text, chapters, cache)) == std::string(word) + "\n");
+    }
+    REQUIRE(::stat(pch.c_str(), &after) == 0);
+    CHECK(after.st_ino == before_pch.st_ino);
+    CHECK(after.st_ctim.tv_nsec == before_pch.st_ctim.tv_nsec);
+    REQUIRE(::stat(archive.c_str(), &after) == 0);
+    CHECK(after.st_ino == before_archive.st_ino);
+}
