@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <future>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -162,9 +163,23 @@ fs::path preamble_folder(const fs::path& cache_dir, const EntryInputs& inputs) {
 // The names of include_dir's headers that are include-guarded (a preamble may include them: the
 // program's own include then adds nothing), or, with `guarded` false, those that are not.
 std::vector<std::string> header_names(const fs::path& include_dir, bool guarded = true) {
+    // include_guarded reads every line with regexes: remembered per header text in a process
+    // (every check asks for each of its programs).
+    static std::mutex mutex;
+    static std::map<std::string, bool> known;
     std::vector<std::string> names;
-    for (const fs::path& header : header_files(include_dir))
-        if (include_guarded(read_file_if_readable(header).value_or("")) == guarded) names.push_back(header.filename().string());
+    for (const fs::path& header : header_files(include_dir)) {
+        const std::string text = read_file_if_readable(header).value_or("");
+        std::unique_lock lock(mutex);
+        auto at = known.find(text);
+        if (at == known.end()) {
+            lock.unlock();
+            const bool is = include_guarded(text);
+            lock.lock();
+            at = known.emplace(text, is).first;
+        }
+        if (at->second == guarded) names.push_back(header.filename().string());
+    }
     return names;
 }
 
