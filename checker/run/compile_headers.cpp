@@ -271,7 +271,10 @@ Recipe recipe_for(CompileWay way, std::string_view source, const fs::path& inclu
     Recipe recipe{compile_flags, {}, {}, {}, {}};
     if (way == CompileWay::classic) return recipe;  // g++ as the student runs it: the reference
     recipe.link_flags = fast_linker();
-    const bool prebuilt = !include_dir.empty() && prebuilt_header_safe(source) && header_supports_prebuilding(include_dir);
+    // Headers of the program's own beside it (one may even be named blockcheck.hpp and answer the
+    // program's include first) are read as they are: nothing prebuilt, left out or precompiled.
+    const bool prebuilt =
+        !own_headers && !include_dir.empty() && prebuilt_header_safe(source) && header_supports_prebuilding(include_dir);
     // The header's object (seconds on a first compile) is built on its own thread while the
     // preamble is precompiled (each returns at once when the cache has it).
     std::future<fs::path> archive;
@@ -281,9 +284,8 @@ Recipe recipe_for(CompileWay way, std::string_view source, const fs::path& inclu
         recipe.flags.push_back("-D" + std::string(prebuilt_macro));
     }
     // <cmath>'s special functions are about a fifth of what every program pays for the header.
-    if (special_functions_unused(source) && !headers_name_special_functions(include_dir))
+    if (!own_headers && special_functions_unused(source) && !headers_name_special_functions(include_dir))
         recipe.flags.push_back("-D_GLIBCXX_BITS_SPECFUN_H=1");
-    // Headers of the program's own beside it could answer its "blockcheck.hpp" first: none precompiled.
     const Preamble whole = own_headers || include_dir.empty() ? Preamble{} : leading_includes(source, header_names(include_dir), header_names(include_dir, false));
     const Preamble chosen = preamble_to_precompile(whole, include_dir, cache_dir, version, recipe.flags);
     recipe.preamble = precompiled_preamble(include_dir, cache_dir, version, recipe.flags, chosen, limits);

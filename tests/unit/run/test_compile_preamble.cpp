@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
@@ -98,8 +99,11 @@ TEST_CASE("preamble: a longer run of includes is precompiled from its second use
                                     version, compiler_limits())
               .preamble.empty());
     CHECK(compile_parts::recipe_for(CompileWay::classic, source, chapters, cache, version, compiler_limits()).preamble.empty());
-    // headers of its own beside the program: nothing precompiled
-    CHECK(compile_parts::recipe_for(CompileWay::fast, source, chapters, cache, version, compiler_limits(), true).preamble.empty());
+    // headers of its own beside the program (one could name std::beta): nothing precompiled, nothing left out
+    const auto own = compile_parts::recipe_for(CompileWay::fast, source, chapters, cache, version, compiler_limits(), true);
+    CHECK(own.preamble.empty());
+    CHECK(own.archive.empty());
+    CHECK(std::find(own.flags.begin(), own.flags.end(), "-D_GLIBCXX_BITS_SPECFUN_H=1") == own.flags.end());
 }
 
 TEST_CASE("preamble: only a header wholly inside an include guard is precompiled before the program reads it again") {
