@@ -183,10 +183,10 @@ std::vector<std::string> header_names(const fs::path& include_dir, bool guarded 
     return names;
 }
 
-// A line that includes one of include_dir's headers (the students' header): the preamble of
-// almost every program, precompiled at once.
-bool students_header_line(const std::string& line, const fs::path& include_dir) {
-    for (const std::string& name : header_names(include_dir))
+// A line that includes one of the header folder's guarded headers, `names` (the students'
+// header): the preamble of almost every program, precompiled at once.
+bool students_header_line(const std::string& line, const std::vector<std::string>& names) {
+    for (const std::string& name : names)
         if (line == "#include \"" + name + "\"") return true;
     return false;
 }
@@ -220,16 +220,16 @@ constexpr std::size_t max_preambles = 16, max_preamble_lines = 12;
 // a run longer than the students' header alone is precompiled when the cache has it or on its
 // second use in this process (a student writes the same lines in every program); until then the
 // students' header alone when the run starts with it, else nothing.
-Preamble preamble_to_precompile(Preamble whole, const fs::path& include_dir, const fs::path& cache_dir,
-                                const std::string& version, const std::vector<std::string>& flags) {
+Preamble preamble_to_precompile(Preamble whole, const fs::path& include_dir, const std::vector<std::string>& guarded,
+                                const fs::path& cache_dir, const std::string& version, const std::vector<std::string>& flags) {
     if (whole.empty()) return whole;
     whole.lines.resize(std::min(whole.lines.size(), max_preamble_lines));
     whole.source_lines.resize(whole.lines.size());
-    if (whole.lines.size() == 1 && students_header_line(whole.lines[0], include_dir)) return whole;
+    if (whole.lines.size() == 1 && students_header_line(whole.lines[0], guarded)) return whole;
     const EntryInputs inputs = preamble_inputs(include_dir, version, flags, whole);
     if (sealed_folder(preamble_folder(cache_dir, inputs), inputs)) return whole;
     if (second_request(inputs.key(), max_preambles)) return whole;
-    if (!students_header_line(whole.lines[0], include_dir)) return {};
+    if (!students_header_line(whole.lines[0], guarded)) return {};
     return {{whole.lines[0]}, {whole.source_lines[0]}};
 }
 
@@ -286,8 +286,10 @@ Recipe recipe_for(CompileWay way, std::string_view source, const fs::path& inclu
     // <cmath>'s special functions are about a fifth of what every program pays for the header.
     if (!own_headers && special_functions_unused(source) && !headers_name_special_functions(include_dir))
         recipe.flags.push_back("-D_GLIBCXX_BITS_SPECFUN_H=1");
-    const Preamble whole = own_headers || include_dir.empty() ? Preamble{} : leading_includes(source, header_names(include_dir), header_names(include_dir, false));
-    const Preamble chosen = preamble_to_precompile(whole, include_dir, cache_dir, version, recipe.flags);
+    const std::vector<std::string> guarded = header_names(include_dir);
+    const Preamble whole =
+        own_headers || include_dir.empty() ? Preamble{} : leading_includes(source, guarded, header_names(include_dir, false));
+    const Preamble chosen = preamble_to_precompile(whole, include_dir, guarded, cache_dir, version, recipe.flags);
     recipe.preamble = precompiled_preamble(include_dir, cache_dir, version, recipe.flags, chosen, limits);
     if (!recipe.preamble.empty()) recipe.preamble_lines = chosen.source_lines;
     if (prebuilt) {

@@ -22,6 +22,11 @@ std::string printing(const std::string& word) {
     return "#include <cstdio>\nint main() { std::puts(\"" + word + "\"); }\n";
 }
 
+// The same through the students' header, which brings <cstdio>.
+std::string printing_with_header(const std::string& word) {
+    return "#include \"blockcheck.hpp\"\nint main() { std::puts(\"" + word + "\"); }\n";
+}
+
 CompileResult compiled(const fs::path& source, const std::string& text, const fs::path& include, const fs::path& cache) {
     write_file_atomically(source, text);
     CompileResult result = compile_program(source, include, cache);
@@ -97,16 +102,13 @@ TEST_CASE("compile cache: a binary planted under a program's key is rebuilt, nev
 TEST_CASE("compile cache: an altered header archive or precompiled header is rebuilt before a program uses it") {
     testing::TempDir dir("compile-seal");
     const fs::path cache = dir.path / "cache", chapters = fs::path(BLOCKCHECK_SOURCE_DIR) / "chapters";
-    const std::string uses_header = "#include \"blockcheck.hpp\"\nint main() { std::puts(\"first\"); }\n";
-    compiled(dir.path / "first.cpp", uses_header, chapters, cache);
+    compiled(dir.path / "first.cpp", printing_with_header("first"), chapters, cache);
     const fs::path archive = folder_starting(cache, "lib-") / "libblockcheck-header.a";
     const fs::path pch = folder_starting(cache, "pch-");
     const auto archive_bytes = fs::file_size(archive);
     write_file_atomically(archive, read_file(archive) + "planted object");
     write_file_atomically(pch / "preamble.hpp", "#error planted in the file every compile reads first\n");
-    std::string second = uses_header;
-    second.replace(second.find("first"), 5, "other");
-    const CompileResult other = compiled(dir.path / "second.cpp", second, chapters, cache);
+    const CompileResult other = compiled(dir.path / "second.cpp", printing_with_header("other"), chapters, cache);
     CHECK(output_of(other) == "other\n");
     CHECK(fs::file_size(archive) == archive_bytes);
     CHECK(read_file(pch / "preamble.hpp") == "#include \"blockcheck.hpp\"\n");
@@ -149,8 +151,7 @@ TEST_CASE("cache seal: the secret is this user's alone, outside the work tree") 
 TEST_CASE("compile cache: the header's builds outlive the compiles that read them (no rebuild per program)") {
     testing::TempDir dir("compile-seal");
     const fs::path cache = dir.path / "cache", chapters = fs::path(BLOCKCHECK_SOURCE_DIR) / "chapters";
-    const std::string program = "#include \"blockcheck.hpp\"\nint main() { std::puts(\"first\"); }\n";
-    compiled(dir.path / "first.cpp", program, chapters, cache);
+    compiled(dir.path / "first.cpp", printing_with_header("first"), chapters, cache);
     const fs::path pch = folder_starting(cache, "pch-") / "preamble.hpp.gch";
     const fs::path archive = folder_starting(cache, "lib-") / "libblockcheck-header.a";
     struct stat before_pch {}, before_archive {}, after {};
@@ -158,11 +159,8 @@ TEST_CASE("compile cache: the header's builds outlive the compiles that read the
     REQUIRE(::stat(archive.c_str(), &before_archive) == 0);
     // As root each compile runs as a throw-away uid and opens these folders to it; a chmod there
     // changed the files' ctime, broke their seals, and rebuilt both for the next program.
-    for (const char* word : {"second", "third"}) {
-        std::string text = program;
-        text.replace(text.find("first"), 5, word);
-        CHECK(output_of(compiled(dir.path / (std::string(word) + ".cpp"), text, chapters, cache)) == std::string(word) + "\n");
-    }
+    for (const std::string word : {"second", "third"})
+        CHECK(output_of(compiled(dir.path / (word + ".cpp"), printing_with_header(word), chapters, cache)) == word + "\n");
     REQUIRE(::stat(pch.c_str(), &after) == 0);
     CHECK(after.st_ino == before_pch.st_ino);
     CHECK(after.st_ctim.tv_nsec == before_pch.st_ctim.tv_nsec);
