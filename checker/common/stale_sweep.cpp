@@ -21,13 +21,18 @@ long leftover_pid(std::string_view name, std::string_view prefix) {
 
 }  // namespace
 
-void sweep_stale(const fs::path& dir, std::string_view prefix) {
+void sweep_stale(const fs::path& dir, std::string_view prefix, std::optional<std::chrono::seconds> max_age) {
+    const auto cutoff = fs::file_time_type::clock::now() - max_age.value_or(std::chrono::seconds(0));
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
-        const long pid = leftover_pid(entry.path().filename().string(), prefix);
-        if (pid <= 0 || pid == ::getpid()) continue;
+        const std::string name = entry.path().filename().string();
+        const long pid = leftover_pid(name, prefix);
         std::error_code gone;
-        if (!fs::exists("/proc/" + std::to_string(pid), gone) && !gone) fs::remove_all(entry.path(), gone);
+        if (pid > 0) {
+            if (pid != ::getpid() && !fs::exists("/proc/" + std::to_string(pid), gone) && !gone) fs::remove_all(entry.path(), gone);
+        } else if (max_age && name.starts_with(prefix) && entry.last_write_time(gone) < cutoff && !gone) {
+            fs::remove_all(entry.path(), gone);
+        }
     }
 }
 

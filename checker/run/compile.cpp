@@ -17,6 +17,7 @@
 
 #include "checker/common/files.hpp"
 #include "checker/common/hashing.hpp"
+#include "checker/common/stale_sweep.hpp"
 #include "checker/run/cache_prune.hpp"
 #include "checker/run/cache_seal.hpp"
 #include "checker/run/compile_parts.hpp"
@@ -173,17 +174,6 @@ bool out_of_memory(const RunResult& run) {
 
 constexpr const char* binary_name = "blockcheck-program.out";
 
-// Build folders and temporary files an interrupted run left behind, once they are an hour old.
-void sweep_stale(const fs::path& cache_dir) {
-    const auto cutoff = fs::file_time_type::clock::now() - std::chrono::hours(1);
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(cache_dir, ec)) {
-        const std::string name = entry.path().filename().string();
-        const bool temporary = name.starts_with("build-") || name.find(".tmp-") != std::string::npos;
-        if (temporary && entry.last_write_time(ec) < cutoff) fs::remove_all(entry.path(), ec);
-    }
-}
-
 struct BuildDir {
     fs::path path;
     ~BuildDir() {
@@ -208,7 +198,9 @@ bool probe_compiles(std::vector<std::string> argv, const fs::path& dir, const Li
 CompileResult build(const fs::path& source, std::string_view source_text, const SourceFiles& own_headers,
                     const fs::path& include_dir, const fs::path& cache_dir, const EntryInputs& inputs,
                     const std::string& version, const Recipe& recipe, const Limits& limits, const std::string& display) {
-    sweep_stale(cache_dir);
+    // What an interrupted run left behind: half-written files, and build folders an hour old.
+    sweep_stale(cache_dir, ".tmp-");
+    sweep_stale(cache_dir, "build-", std::chrono::hours(1));
     const std::string key = inputs.key();
     const EntryFiles entry = entry_files(cache_dir, key);
     BuildDir dir{cache_dir / ("build-" + key + "-" + unique_suffix())};
