@@ -40,13 +40,6 @@ constexpr std::size_t max_length = 4096;            // elements of a vector, row
 constexpr std::size_t max_matrix_elements = 65536;
 constexpr std::size_t max_choices = 1000;
 
-const Json& field(const Json& spec, const char* key, const std::string& where) {
-    if (!spec.is_object()) throw InputFileError(where + ": expected an object");
-    auto it = spec.find(key);
-    if (it == spec.end()) throw InputFileError(where + ": missing field \"" + key + "\"");
-    return *it;
-}
-
 struct Grid {  // min, min + step, ..., max
     Real min, step;
     std::uint64_t steps = 0;
@@ -54,7 +47,7 @@ struct Grid {  // min, min + step, ..., max
 
 Real grid_number(const Json& spec, const char* key, const std::string& where) {
     const std::string at = where + "." + key;
-    const std::string text = decimal_text(field(spec, key, where), at);
+    const std::string text = decimal_text(required_field(spec, key, where), at);
     try {
         const Real x = parse_real<Real>(text);
         using boost::multiprecision::isfinite;
@@ -157,8 +150,8 @@ std::string draw_one_of(const Json& spec, const std::string& where, Draw& draw) 
 long long ceil_div(long long a, long long b) { return a / b + (a % b > 0 ? 1 : 0); }
 
 std::string draw_integer(const Json& spec, const std::string& where, Draw& draw) {
-    const long long min = whole_number(field(spec, "min", where), where + ".min", -max_magnitude, max_magnitude);
-    const long long max = whole_number(field(spec, "max", where), where + ".max", -max_magnitude, max_magnitude);
+    const long long min = whole_number(required_field(spec, "min", where), where + ".min", -max_magnitude, max_magnitude);
+    const long long max = whole_number(required_field(spec, "max", where), where + ".max", -max_magnitude, max_magnitude);
     const long long multiple =
         spec.contains("multiple_of") ? whole_number(spec["multiple_of"], where + ".multiple_of", 1, max_magnitude) : 1;
     if (max < min) throw InputFileError(where + ": max is below min");
@@ -174,14 +167,14 @@ std::string draw_value(const std::string& kind, const Json& spec, const std::str
     if (kind == "number") return format_value(Value{draw_from(read_grid(spec, where), draw)}, 20);
     if (kind == "vector") {
         const Grid g = read_grid(spec, where);
-        const LengthRange length = read_length(field(spec, "length", where), where + ".length");
+        const LengthRange length = read_length(required_field(spec, "length", where), where + ".length");
         const bool nonzero = flag(spec, "nonzero", where), distinct = flag(spec, "distinct", where);
         return format_value(Value{draw_vector(g, draw_length(length, draw), nonzero, distinct, draw)}, 20);
     }
     if (kind == "matrix") {
         const Grid g = read_grid(spec, where);
-        const LengthRange rows = read_length(field(spec, "rows", where), where + ".rows");
-        const LengthRange cols = read_length(field(spec, "cols", where), where + ".cols");
+        const LengthRange rows = read_length(required_field(spec, "rows", where), where + ".rows");
+        const LengthRange cols = read_length(required_field(spec, "cols", where), where + ".cols");
         if (rows.hi * cols.hi > max_matrix_elements)
             throw InputFileError(fmt::format("{}: up to {}x{} elements, more than {}", where, rows.hi, cols.hi, max_matrix_elements));
         const std::size_t r = draw_length(rows, draw), c = draw_length(cols, draw);

@@ -53,6 +53,7 @@ TEST_CASE("a crafted definition is refused when loaded, naming the file and the 
         {"grid_saturating", "variants.x.min"},
         {"grid_steps_saturate", "variants.x: more than 2^53 steps"},
         {"grid_zero_step", "variants.x.step: must be positive"},
+        {"grid_min_missing", "variants.x.min: missing field"},
         {"length_empty", "variants.x.length: expected a length or [shortest, longest]"},
         {"length_reversed", "variants.x.length: the range is reversed"},
         {"length_huge", "variants.x.length: 4000000000 is outside"},
