@@ -2,6 +2,7 @@
 
 #include "checker/common/json_exact.hpp"
 #include "checker/course/files.hpp"
+#include "checker/course/templates.hpp"
 
 #include <fmt/format.h>
 
@@ -174,6 +175,8 @@ std::vector<std::string> write_new_exercise(const fs::path& root, const NewExerc
         write_text_file(root / path, text);
         written.push_back(path);
     }
+    record_template(root, s.chapter, s.id + ".cpp", template_cpp(s));
+    written.push_back(template_record_file(s.chapter));
     write_text_file(root / registry_file, registry);
     written.push_back(registry_file);
     return written;

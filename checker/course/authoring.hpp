@@ -11,7 +11,8 @@ struct NewExercise {
     std::string id, chapter, kind = "exercise";  // kind: "exercise" or "worked-example"
 };
 
-// Writes the definition (with "_help" texts), the template, the reference skeleton (inserted
+// Writes the definition (with "_help" texts), the template (in chapters/ and in the chapter's
+// template record, data/templates/CHAPTER.json, which `release` ships), the reference skeleton (inserted
 // into the registry in solutions/reference_solutions.cpp) and the solved-program skeleton;
 // creates the chapter (data/exercises/<chapter>/chapter.json) when it is new. Returns the files
 // written or changed, relative to `root`. An id in use, a bad id or chapter name is an

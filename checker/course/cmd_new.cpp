@@ -18,14 +18,16 @@ int create(const Context& context, const NewExercise& spec) {
         fmt::print("下一步（详见 docs/authoring.md）：\n"
                    "  1. 编辑 data/exercises/{1}/{0}.json：题目、输入、变体范围、答案、提示（两种语言）\n"
                    "  2. 在 solutions/{1}/{0}.cpp 里通过模块算出每个答案\n"
-                   "  3. 写好 tests/solved/{1}/{0}.cpp，并让 chapters/{1}/{0}.cpp 只读输入、不作答\n"
+                   "  3. 写好 tests/solved/{1}/{0}.cpp；模板（data/templates/{1}.json 中的 {0}.cpp，学生版发布的就是它；\n"
+                   "     chapters/{1}/{0}.cpp 是你的工作副本）只读输入、不作答\n"
                    "  4. ./blockcheck validate {0}      （会重新构建；直到没有问题为止）\n"
                    "  5. ./blockcheck show {0}，然后 ./blockcheck test\n", id, spec.chapter);
     else
         fmt::print("Next steps (docs/authoring.md has the details):\n"
                    "  1. edit data/exercises/{1}/{0}.json: prompt, inputs, variant ranges, answers, hints (both languages)\n"
                    "  2. compute every answer through the block in solutions/{1}/{0}.cpp\n"
-                   "  3. write tests/solved/{1}/{0}.cpp; leave chapters/{1}/{0}.cpp reading the inputs and answering nothing\n"
+                   "  3. write tests/solved/{1}/{0}.cpp; keep the template ({0}.cpp in data/templates/{1}.json, what the\n"
+                   "     student edition ships; chapters/{1}/{0}.cpp is your working copy) reading the inputs, answering nothing\n"
                    "  4. ./blockcheck validate {0}      (rebuilds; repeat until it reports no problem)\n"
                    "  5. ./blockcheck show {0}, then ./blockcheck test\n", id, spec.chapter);
     return 0;

@@ -2,6 +2,7 @@
 #include "checker/common/cli.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/course/release.hpp"
+#include "checker/exercise/protocol.hpp"
 
 #include <fmt/format.h>
 
@@ -18,6 +19,12 @@ int release(const Context& context, const std::filesystem::path& out, int varian
         : fmt::format("student edition written to {}: {} files, {} exercises, {} expected-answer cases "
                       "(the book's inputs and variants 1-{}, at 50 significant digits).",
                       out.string(), s.files, s.exercises, s.cases, variants));
+    // What the working copy of chapters/ holds beyond the templates stays out, each named.
+    for (const WorkingCopyFile& f : s.not_shipped)
+        fmt::print("  {}: {}\n", printable(f.path),
+                   f.differs ? tr(lang, "differs from its template (data/templates/); the template ships",
+                                  "与其模板（data/templates/）不同；学生版中是模板")
+                             : tr(lang, "no exercise's template; left out", "不是任何练习的模板；未放入学生版"));
     fmt::print("{}\n", tr(lang, "It holds no reference solution, no solved program and no block implementation.",
                         "其中没有参考解答、没有写好的程序，也没有模块的实现。"));
     fmt::print("{}\n  cd {} && ./blockcheck\n", tr(lang, "Students start with:", "学生这样开始："), out.string());

@@ -3,6 +3,7 @@
 #include "checker/common/cli.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/common/files.hpp"
+#include "checker/course/templates.hpp"
 #include "checker/course/validate.hpp"
 #include "checker/exercise/mistake_catalogue.hpp"
 
@@ -38,7 +39,7 @@ int write_mistake_docs(const Context& context, bool catalogue, bool coverage) {
     return 0;
 }
 
-int validate(const Context& context, const std::vector<std::string>& ids) {
+int validate(const Context& context, const std::vector<std::string>& ids, bool record_templates) {
     const Lang lang = context.lang;
     std::vector<Problem> problems;
     for (const fs::path& file : definition_files(context.root))
@@ -55,6 +56,8 @@ int validate(const Context& context, const std::vector<std::string>& ids) {
             for (const Exercise& e : set.all()) chosen.push_back(&e);
         for (const std::string& id : ids) chosen.push_back(&set.at(id));
         for (const Exercise* e : chosen) {
+            // --record-template: the working copy becomes the template the student edition ships.
+            if (record_templates) record_template(context.root, e->chapter, e->file_name(), read_file(context.root / e->source));
             for (Problem& p : check_exercise(context.root, *e, run, ValidateSettings{})) problems.push_back(std::move(p));
             ++checked;
         }
@@ -83,13 +86,17 @@ void add_validate_command(CLI::App& app, Context& context) {
     CLI::App* cmd = app.add_subcommand(
         "validate", "check exercises before students see them: references on 500 variants, template, solved program, prompts, hints");
     cmd->add_option("ids", *ids, "exercises to check (default: all)");
+    auto record = std::make_shared<bool>(false);
+    cmd->add_flag("--record-template", *record,
+                  "first record each exercise's chapters/ program as its template (data/templates/CHAPTER.json, what "
+                  "`release` ships)");
     auto docs = std::make_shared<std::pair<bool, bool>>(false, false);
     cmd->add_flag("--mistakes-doc", docs->first, "write docs/mistakes.md from data/mistakes.json instead");
     cmd->add_flag("--coverage", docs->second, "write docs/mistake-coverage.md (exercise x mistake x book/variants) instead");
-    cmd->callback([&context, ids, docs] {
-        context.run = [&context, ids, docs] {
+    cmd->callback([&context, ids, docs, record] {
+        context.run = [&context, ids, docs, record] {
             if (docs->first || docs->second) return write_mistake_docs(context, docs->first, docs->second);
-            return validate(context, *ids);
+            return validate(context, *ids, *record);
         };
     });
 }

@@ -2,6 +2,7 @@
 
 #include "checker/common/json_exact.hpp"
 #include "checker/course/files.hpp"
+#include "checker/course/product_list.hpp"
 #include "checker/exercise/variants.hpp"
 
 #include <fmt/format.h>
@@ -14,28 +15,67 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
-// Copies a file or a folder's files (recursively), counting them.
-std::size_t copy_tree(const fs::path& from, const fs::path& to) {
-    if (fs::is_regular_file(from)) {
-        fs::create_directories(to.parent_path());
-        fs::copy_file(from, to, fs::copy_options::overwrite_existing);
-        return 1;
-    }
-    std::size_t n = 0;
-    for (const auto& entry : fs::recursive_directory_iterator(from))
-        if (entry.is_regular_file()) n += copy_tree(entry.path(), to / fs::relative(entry.path(), from));
-    return n;
+void copy_into(const fs::path& from, const fs::path& to) {
+    fs::create_directories(to.parent_path());
+    fs::copy_file(from, to, fs::copy_options::overwrite_existing);
 }
 
-// The root script with the student edition's package list: no MPFR, no test packages.
+// The root script as the student edition's: its package list without MPFR or the test packages,
+// and the edition it goes by in data/release/product.txt.
 std::string student_script(const fs::path& root) {
     std::string script = read_file(root / "blockcheck");
-    const std::string marker = "\npackages=(";
-    const std::size_t start = script.find(marker);
-    if (start == std::string::npos) throw InputFileError((root / "blockcheck").string() + ": no packages=(...) line");
-    const std::size_t end = script.find(")\n", start);
-    script.replace(start + 1, end + 1 - (start + 1), "packages=(\"${student_packages[@]}\")");
+    auto replace_line = [&](const std::string& start, const std::string& end, const std::string& with) {
+        const std::size_t from = script.find(start);
+        if (from == std::string::npos) throw InputFileError((root / "blockcheck").string() + ": no " + start.substr(1) + "... line");
+        script.replace(from + 1, script.find(end, from) + end.size() - 1 - (from + 1), with);
+    };
+    replace_line("\npackages=(", ")\n", "packages=(\"${student_packages[@]}\")");
+    replace_line("\nedition=", "\n", "edition=student");
     return script;
+}
+
+// The scoring rule as the header's top comment states it (which every prompt repeats): the
+// comment lines from "Scoring:" to the blank comment line, English then Chinese, as README quotes.
+std::string scoring_rule_quote(const fs::path& header) {
+    const std::string text = read_file(header);
+    const std::size_t from = text.find("// Scoring:"), to = text.find("\n//\n", from);
+    if (from == std::string::npos || to == std::string::npos)
+        throw InputFileError(header.string() + ": no \"// Scoring:\" paragraph in the top comment");
+    // Lines joined with a space where either side is ASCII (English, or a name inside Chinese).
+    std::string en, zh;
+    std::istringstream lines(text.substr(from, to - from));
+    for (std::string line; std::getline(lines, line);) {
+        line.erase(0, 3);  // "// "
+        std::string& into = line.starts_with("评分规则") || !zh.empty() ? zh : en;
+        if (!into.empty() && (static_cast<unsigned char>(into.back()) < 0x80 || static_cast<unsigned char>(line.front()) < 0x80))
+            into += ' ';
+        into += line;
+    }
+    return "> " + en + "\n>\n> " + zh + "\n";
+}
+
+// The student edition's README with the scoring rule quoted at its marker line.
+std::string student_readme(const fs::path& root, const fs::path& readme) {
+    std::string text = read_file(root / readme);
+    const std::string marker = "<!-- blockcheck release: the scoring rule of chapters/blockcheck.hpp -->\n";
+    const std::size_t at = text.find(marker);
+    if (at == std::string::npos) throw InputFileError(readme.string() + ": no line " + marker.substr(0, marker.size() - 1));
+    return text.replace(at, marker.size(), scoring_rule_quote(root / "chapters" / "blockcheck.hpp"));
+}
+
+// data/release/product.txt as the student edition sees itself: its `both` lines as they are, and
+// its `student` lines at the places they were written to (the top folder; chapters/ for the templates).
+std::string student_product_list(const std::vector<ProductEntry>& entries) {
+    std::string text = "# What this student edition of blockcheck is made of, written by `blockcheck release` from the\n"
+                       "# full edition's list (the format is described there and in its docs/layout.md): CMakeLists.txt\n"
+                       "# builds from the `sources` and `main` lines, ./blockcheck rebuilds when a `sources`, `main` or\n"
+                       "# `build` path is newer than the program.\n";
+    for (const ProductEntry& e : entries) {
+        if (!in_edition(e, "student")) continue;
+        const std::string path = e.edition == "both" ? e.path : e.kind == "templates" ? "chapters" : fs::path(e.path).filename().string();
+        text += fmt::format("{:<8} {:<10} {}\n", e.edition, e.kind == "templates" ? "data" : e.kind, path);
+    }
+    return text;
 }
 
 // Every case of one exercise: the book's inputs, then variants 1..K.
@@ -64,41 +104,39 @@ void require_empty(const fs::path& out) {
 
 }  // namespace
 
-std::vector<StudentSideEntry> read_student_side(const fs::path& root) {
-    const fs::path list = root / "data" / "release" / "student_side.txt";
-    std::istringstream text(read_file(list));
-    std::vector<StudentSideEntry> entries;
-    std::string line;
-    for (int number = 1; std::getline(text, line); ++number) {
-        if (line.empty() || line.front() == '#') continue;
-        StudentSideEntry entry;
-        std::istringstream fields(line);
-        std::string rest;
-        fields >> entry.kind >> entry.path >> rest;
-        entry.line = number;
-        const std::string where = fmt::format("{}:{}", list.string(), number);
-        if (entry.kind != "sources" && entry.kind != "main" && entry.kind != "data" && entry.kind != "root")
-            throw InputFileError(where + ": expected `sources|main|data|root PATH`, got '" + line + "'");
-        if (entry.path.empty() || !rest.empty() || fs::path(entry.path).is_absolute() || entry.path.find("..") != std::string::npos)
-            throw InputFileError(where + ": expected one path inside the repository after '" + entry.kind + "'");
-        if (!fs::exists(root / entry.path)) throw InputFileError(where + ": " + entry.path + ": no such file or folder");
-        entries.push_back(entry);
-    }
-    return entries;
-}
-
 ReleaseSummary write_release(const fs::path& root, const ExerciseSet& exercises, const fs::path& out, int variants) {
     if (variants < 1) throw InputFileError(fmt::format("--variants {}: give at least one variant", variants));
     require_empty(out);
     ReleaseSummary summary;
-    for (const StudentSideEntry& entry : read_student_side(root)) {
-        const fs::path to = entry.kind == "root" ? out / fs::path(entry.path).filename() : out / entry.path;
-        summary.files += copy_tree(root / entry.path, to);
+    const std::vector<ProductEntry> entries = read_product_list(root);
+    std::vector<fs::path> shipped;  // what the edition takes from the working copy as it is
+    for (const ProductEntry& entry : entries) {
+        if (!in_edition(entry, "student") || entry.kind == "templates") continue;
+        for (const fs::path& file : entry_files(root, entry)) {
+            const fs::path to = entry.edition == "student" ? out / file.filename() : out / file;
+            if (file == "blockcheck")
+                write_text_file(to, student_script(root));
+            else if (file == "data/release/product.txt")
+                write_text_file(to, student_product_list(entries));
+            else if (file == "data/release/README.md")
+                write_text_file(to, student_readme(root, file));
+            else
+                copy_into(root / file, to);
+            shipped.push_back(file);
+            ++summary.files;
+        }
     }
-    write_text_file(out / "blockcheck", student_script(root));
     fs::permissions(out / "blockcheck", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
                     fs::perm_options::add);
-    ++summary.files;
+    for (const Exercise& e : exercises.all()) {
+        const std::optional<std::string> text = recorded_template(root, e);
+        if (!text)
+            throw InputFileError(fmt::format("{}: no template of {} ({}); `blockcheck new` records one",
+                                             template_record_file(e.chapter), e.id, e.file_name()));
+        write_text_file(out / e.source, *text);
+        ++summary.files;
+    }
+    summary.not_shipped = working_copy_not_shipped(root, exercises, shipped);
 
     Json edition = {{"_help", "Written by `blockcheck release`: the expected answers of this student edition, "
                               "computed by the reference solutions at 50 significant digits."},

@@ -2,6 +2,7 @@
 
 #include "checker/common/json_exact.hpp"
 #include "checker/course/mistake_programs.hpp"
+#include "checker/course/templates.hpp"
 #include "checker/exercise/diagnosis.hpp"
 #include "checker/exercise/expected.hpp"
 #include "checker/exercise/variants.hpp"
@@ -243,20 +244,27 @@ std::string failing_parts(const ExerciseResult& r) {
     return parts;
 }
 
+// The template as the student edition ships it: its record (data/templates/CHAPTER.json), which
+// must compile and answer nothing.
 void check_template(const fs::path& root, const Exercise& e, const RunSettings& run, std::vector<Problem>& out) {
-    const fs::path source = root / e.source;
-    if (!fs::exists(source)) {
-        out.push_back({e.source, "(file)", {"the template is missing", "模板文件不存在"}});
+    const std::string record = template_record_file(e.chapter);
+    const std::optional<std::string> text = recorded_template(root, e);
+    if (!text) {
+        out.push_back({record, "templates." + e.file_name(),
+                       {"no template of " + e.id + " (release ships it; `blockcheck new` records one)",
+                        e.id + " 没有模板（release 发布的就是它；`blockcheck new` 会记录）"}});
         return;
     }
-    const ExerciseResult r = check_program(e, source, e.inputs, run, {});
+    const TemplateProgram program(e.file_name(), *text);
+    const ExerciseResult r = check_program(e, program.path(), e.inputs, run, {});
+    const std::string field = "templates." + e.file_name();
     if (r.whole_program_verdict() == Verdict::compile_error)
-        out.push_back({e.source, "(program)", {"the template does not compile: " + r.note.en, "模板无法编译：" + r.note.en}});
+        out.push_back({record, field, {"the template does not compile: " + r.note.en, "模板无法编译：" + r.note.en}});
     else if (r.status != "not_done") {
         std::string given;
         for (const PartResult& p : r.parts)
             if (p.verdict != Verdict::missing) given += fmt::format("{}{} ({})", given.empty() ? "" : ", ", p.name, verdict_name(p.verdict));
-        out.push_back({e.source, "(program)",
+        out.push_back({record, field,
                        {"the template should answer nothing (not_done), but it answers: " + given,
                         "模板不应给出任何答案（not_done），但它给出了：" + given}});
     }

@@ -138,7 +138,8 @@ void add_classroom_command(CLI::App& app, Context& context) {
     cmd->add_option("out", o->out, "the assignment's template repository (gets .github/workflows/classroom.yml)")->required();
     cmd->add_option("--chapter", o->chapters, "only this chapter's exercises (repeatable; default: all)");
     cmd->add_option("--timeout", o->timeout_minutes, "minutes each test may take (the command grader's unit)")->capture_default_str();
-    cmd->footer("The workflow installs the Debian/Ubuntu packages, builds blockcheck once, then runs one test per exercise.\n"
+    cmd->footer("Copy both into the assignment's template repository, made from the student edition (`blockcheck release`).\n"
+                "The workflow installs the Debian/Ubuntu packages, builds blockcheck once, then runs one test per exercise.\n"
                 "Its shape is described in docs/platforms.md.");
     cmd->callback([&context, o] { context.run = [&context, o] { return classroom(context, *o); }; });
 }

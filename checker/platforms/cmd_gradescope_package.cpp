@@ -4,13 +4,12 @@
 #include "checker/common/cli.hpp"
 #include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
+#include "checker/course/product_list.hpp"
 #include "checker/exercise/exercise_set.hpp"
 #include "checker/grade/archive.hpp"
 #include "checker/grade/gradebook.hpp"
 
 #include <fmt/format.h>
-
-#include <algorithm>
 
 namespace blockcheck {
 namespace {
@@ -24,37 +23,17 @@ struct PackageOptions {
     bool no_sandbox = false;  // run_autograder grades even where no sandbox works
 };
 
-// What the build and the grader read: everything else of the repository stays out.
-constexpr const char* package_top_files[] = {"CMakeLists.txt", "blockcheck", "README.md"};
-constexpr const char* package_folders[] = {"checker", "solutions", "chapters", "data", "docs"};
-
 unsigned mode_of(const fs::path& file) {
     const fs::perms p = fs::status(file).permissions();
     return (p & fs::perms::owner_exec) != fs::perms::none ? 0755 : 0644;
 }
 
-ArchiveEntry entry_of(const fs::path& root, const fs::path& relative) {
-    return {relative.generic_string(), read_file(root / relative), "", false, mode_of(root / relative)};
-}
-
-// The sources, sorted, without hidden files and folders (.git, .blockcheck) or build output.
+// The full edition's files as data/release/product.txt lists them: what the build and the
+// grader read, and nothing else of the repository (no .git, tests or build output).
 std::vector<ArchiveEntry> source_entries(const fs::path& root) {
-    std::vector<fs::path> files;
-    for (const char* name : package_top_files)
-        if (fs::is_regular_file(root / name)) files.emplace_back(name);
-    for (const char* folder : package_folders) {
-        if (!fs::is_directory(root / folder)) continue;
-        for (auto it = fs::recursive_directory_iterator(root / folder); it != fs::recursive_directory_iterator(); ++it) {
-            if (it->path().filename().string().starts_with(".")) {
-                if (it->is_directory()) it.disable_recursion_pending();
-                continue;
-            }
-            if (it->is_regular_file()) files.push_back(fs::relative(it->path(), root));
-        }
-    }
-    std::sort(files.begin(), files.end());
     std::vector<ArchiveEntry> entries;
-    for (const fs::path& f : files) entries.push_back(entry_of(root, f));
+    for (const fs::path& f : full_edition_files(root))
+        entries.push_back({f.generic_string(), read_file(root / f), "", false, mode_of(root / f)});
     return entries;
 }
 

@@ -21,11 +21,17 @@ id=$(sed -n 's/^\$ \.\/blockcheck new \([a-z0-9_]*\) --chapter ch25$/\1/p' "$gui
 # 1. new: every file it reports exists; the registry declares and enters the reference.
 "$blockcheck" new "$id" --chapter ch25 > "$work/new.txt" || fail "new should exit 0"
 sed -n '/^written:$/,/^Next steps/{/^  /s/^  //p}' "$work/new.txt" > "$work/written.txt"
-[[ $(wc -l < "$work/written.txt") == 5 ]] || fail "new should report five files: $(cat "$work/new.txt")"
+[[ $(wc -l < "$work/written.txt") == 6 ]] || fail "new should report six files: $(cat "$work/new.txt")"
 while read -r f; do [[ -f "$copy/$f" ]] || fail "new reports $f but it does not exist"; done < "$work/written.txt"
-for f in "data/exercises/ch25/$id.json" "chapters/ch25/$id.cpp" "solutions/ch25/$id.cpp" "tests/solved/ch25/$id.cpp"; do
+for f in "data/exercises/ch25/$id.json" "chapters/ch25/$id.cpp" "solutions/ch25/$id.cpp" "tests/solved/ch25/$id.cpp" \
+         data/templates/ch25.json; do
     grep -qx "$f" "$work/written.txt" || fail "new should write $f"
 done
+# The template record holds the template as written to chapters/, and the other templates as they were.
+jq -j --arg f "$id.cpp" '.templates[$f]' "$copy/data/templates/ch25.json" | cmp -s - "$copy/chapters/ch25/$id.cpp" ||
+    fail "data/templates/ch25.json should record chapters/ch25/$id.cpp as it is"
+[[ $(jq '.templates | length' "$copy/data/templates/ch25.json") == \
+   $(($(jq '.templates | length' "$root/data/templates/ch25.json") + 1)) ]] || fail "new should add one template to the record"
 registry="$copy/solutions/reference_solutions.cpp"
 grep -qx "        {\"$id\", $id}," "$registry" || fail "new should enter $id in the registry"
 grep -qx "Values $id(const Inputs& in);" "$registry" || fail "new should declare $id in the registry"

@@ -124,7 +124,14 @@ echo "kubernetes: $n indexed completions and the merge Job reproduce the unshard
 
 # 3. The Dockerfile: Debian 12, packages from apt only (the list `./blockcheck --packages` prints).
 docker="$root/deploy/Dockerfile"
-[[ $(grep -c '^FROM ' "$docker") == 1 ]] && grep -q '^FROM debian:12$' "$docker" || fail "Dockerfile: one FROM debian:12 expected"
+[[ -z "$(grep '^FROM ' "$docker" | grep -v -e '^FROM debian:12$' -e '^FROM debian:12 AS [a-z]*$')" ]] && grep -q '^FROM debian:12$' "$docker" ||
+    fail "Dockerfile: every stage FROM debian:12 expected"
+grep -q 'blockcheck --files' "$docker" || fail "Dockerfile: the image's files should come from ./blockcheck --files (the product list)"
+# The copy step of the first stage, run here on the repository: the listed files, and they hold base/.
+mkdir -p "$ws/image"
+(cd "$root" && bash blockcheck --files | tar -cf - -T - | tar -xf - -C "$ws/image") 2> "$ws/tar.err" ||
+    fail "Dockerfile: the copy of the listed files failed: $(cat "$ws/tar.err")"
+[[ -f "$ws/image/base/value.hpp" && -f "$ws/image/CMakeLists.txt" && ! -e "$ws/image/tests" ]] || fail "Dockerfile: the listed files should hold base/ and no tests/"
 ! grep -Eiq 'curl|wget|pip |npm |git clone|^ADD ' "$docker" || fail "Dockerfile: fetches something outside Debian and the repository"
 grep -q 'apt-get install .*blockcheck --packages' "$docker" || fail "Dockerfile: packages should come from ./blockcheck --packages"
 grep -q -- "--security-opt seccomp=unconfined --security-opt systempaths=unconfined" "$docker" ||

@@ -4,7 +4,7 @@
 # verdicts, messages and diagnoses on the book's inputs and on the variants it carries, for the
 # templates, the solved programs and a set of wrong ones.
 # In the suite the release's program is build/blockcheck-student, the student side built by the
-# project's own build from the same sources (data/release/student_side.cmake), and the release's
+# project's own build from the same sources (data/release/product.cmake), and the release's
 # own CMakeLists.txt is only configured; tests/long/release_edition_build.sh runs this script with
 # RELEASE_EDITION_OWN_BUILD=1: the release's ./blockcheck builds it from nothing (minutes of
 # compiling) and every variant it carries is compared.
@@ -26,12 +26,12 @@ status=0; "$blockcheck" release "$rel" 2> "$work/err.txt" || status=$?
 [[ $status == 2 ]] && grep -q "exists and is not empty" "$work/err.txt" || fail "release into a used folder should exit 2"
 
 # 2. The student target's sources and nothing of the course side or the solutions: its rooms are
-#    exactly the student side's (data/release/student_side.txt), nothing includes solutions/, no
+#    exactly the student side's (data/release/product.txt), nothing includes solutions/, no
 #    reference function, no line of a reference or of a solved program that the student side does
 #    not have itself.
-side="$root/data/release/student_side.txt"
+side="$root/data/release/product.txt"
 [[ ! -e "$rel/solutions" && ! -e "$rel/tests" ]] || fail "the release has solutions/ or tests/"
-rooms_listed="$(awk '$1 == "sources" && $2 ~ /^checker\// {print $2}' "$side" | sort)"
+rooms_listed="$(awk '$1 == "both" && $2 == "sources" && $3 ~ /^checker\// {print $3}' "$side" | sort)"
 rooms_found="$(cd "$rel" && find checker -mindepth 1 -maxdepth 1 -type d | sort)"
 [[ -n "$rooms_listed" && "$rooms_found" == "$rooms_listed" ]] || fail "the release's rooms: $rooms_found"
 [[ -z "$(find "$rel" -name expected_reference.cpp)" ]] || fail "the release has the reference provider"
@@ -39,7 +39,7 @@ rooms_found="$(cd "$rel" && find checker -mindepth 1 -maxdepth 1 -type d | sort)
 sed -n 's/^ *{"\([a-z0-9_]*\)", \([a-z0-9_]*\)},$/Values \2(/p' "$root/solutions/reference_solutions.cpp" > "$work/names.txt"
 [[ $(wc -l < "$work/names.txt") -ge 27 ]] || fail "could not read the reference names"
 shipped="$work/shipped.txt"   # every line the student side legitimately has
-for path in $(awk '$1 == "sources" || $1 == "main" {print $2}' "$side"); do find "$root/$path" -type f; done |
+for path in $(awk '$1 == "both" && ($2 == "sources" || $2 == "main") {print $3}' "$side"); do find "$root/$path" -type f; done |
     xargs cat "$root"/chapters/*.hpp "$root"/chapters/*/*.cpp | sed 's/^ *//; s/ *$//' | sort -u > "$shipped"
 distinctive() { sed 's/^ *//; s/ *$//' "$@" | awk 'length($0) >= 24' | sort -u | comm -23 - "$shipped"; }
 distinctive "$root"/tests/solved/*/*.cpp > "$work/solved_lines.txt"

@@ -37,7 +37,7 @@ grep -q 'rms_norm<Real>(row, used_gains, eps, placement)' "solutions/ch25/$id.cp
 [[ $(grep -c '^file: ' "$root/docs/authoring.md") == 4 ]] || fail "the guide should show four files"
 
 # 3. validate, show, check as a student, grade a class of one.
-./blockcheck validate "$id" > "$work/validate.txt" || { cat "$work/validate.txt" >&2; fail "the guide's exercise should validate"; }
+./blockcheck validate "$id" --record-template > "$work/validate.txt" || { cat "$work/validate.txt" >&2; fail "the guide's exercise should validate"; }
 grep -qx "1 exercises valid." "$work/validate.txt" || fail "validate output: $(cat "$work/validate.txt")"
 ./blockcheck show "$id" | grep -q "sqrt(mean_j row_j^2 + eps)" || fail "show should print the prompt"
 status=0; ./blockcheck check "$id" --json > "$work/check.json" || status=$?
@@ -58,9 +58,11 @@ grep -q "\"$id\"" "$work/grades/results/ada.json" && jq -e --arg id "$id" \
     '[.. | objects | select(.id? == $id)][0] | .score == 3' "$work/grades/results/ada.json" > /dev/null ||
     fail "ada should get 3 points for $id with variants"
 
-# 4. A fault injected: the template answers correctly; validate names the file and exits 1.
-cp "tests/solved/ch25/$id.cpp" "chapters/ch25/$id.cpp"
+# 4. A fault injected: the recorded template (what release ships) answers correctly; validate
+#    names the record and exits 1.
+jq --arg file "$id.cpp" --rawfile text "tests/solved/ch25/$id.cpp" '.templates[$file] = $text' data/templates/ch25.json \
+    > "$work/record.json" && mv "$work/record.json" data/templates/ch25.json
 status=0; ./blockcheck validate "$id" > "$work/validate.txt" || status=$?
-[[ $status == 1 ]] && grep -q "^chapters/ch25/$id.cpp: (program): the template should answer nothing" "$work/validate.txt" ||
+[[ $status == 1 ]] && grep -q "^data/templates/ch25.json: templates.$id.cpp: the template should answer nothing" "$work/validate.txt" ||
     fail "validate should catch a template that answers: $(cat "$work/validate.txt")"
 echo "authoring_guide: ok"

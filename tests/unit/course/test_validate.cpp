@@ -1,6 +1,8 @@
 // `validate` on a copy of one chapter: the shipped exercise passes, and each injected fault is
 // caught with a line naming the file and the field.
+#include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
+#include "checker/course/templates.hpp"
 #include "checker/course/validate.hpp"
 #include "checker/exercise/expected.hpp"
 #include "temp_dir.hpp"
@@ -21,7 +23,7 @@ struct Copy {
 
     Copy() {
         const fs::path source = BLOCKCHECK_SOURCE_DIR;
-        for (const char* part : {"data/exercises", "chapters", "tests/solved"}) {
+        for (const char* part : {"data/exercises", "data/templates", "chapters", "tests/solved"}) {
             fs::create_directories(root / part);
             fs::copy(source / part, root / part, fs::copy_options::recursive);
         }
@@ -107,16 +109,30 @@ TEST_CASE("validate: variant ranges that mostly repeat the book's inputs") {
 
 TEST_CASE("validate: a template that compiles to a correct answer, and a solved program that is wrong") {
     Copy copy;
-    fs::copy_file(copy.root / "tests/solved/ch25/rms_norm_zero_row.cpp", copy.root / "chapters/ch25/rms_norm_zero_row.cpp",
-                  fs::copy_options::overwrite_existing);
+    const std::string solved = read_file(copy.root / "tests/solved/ch25/rms_norm_zero_row.cpp");
+    // The working copy solved is no problem: the record is what the student edition ships.
+    std::ofstream(copy.root / "chapters/ch25/rms_norm_zero_row.cpp") << solved;
+    CHECK(joined(copy.problems("rms_norm_zero_row")).find("template") == std::string::npos);
+    record_template(copy.root, "ch25", "rms_norm_zero_row.cpp", solved);
     std::ofstream(copy.root / "tests/solved/ch25/rms_norm_zero_row.cpp") << R"(#include "blockcheck.hpp"
 int main() { bc::answer("mean_square", 2.0); }
 )";
     const std::string all = joined(copy.problems("rms_norm_zero_row"));
-    CHECK(all.find("chapters/ch25/rms_norm_zero_row.cpp: (program): the template should answer nothing (not_done), "
-                   "but it answers: mean_square (correct), root_mean_square (correct)") != std::string::npos);
+    CHECK(all.find("data/templates/ch25.json: templates.rms_norm_zero_row.cpp: the template should answer nothing "
+                   "(not_done), but it answers: mean_square (correct), root_mean_square (correct)") != std::string::npos);
     CHECK(all.find("tests/solved/ch25/rms_norm_zero_row.cpp: (program): the solved program does not get full marks "
                    "on the book's inputs: root_mean_square (missing)") != std::string::npos);
+}
+
+TEST_CASE("validate: an exercise without a recorded template") {
+    Copy copy;
+    const fs::path record = copy.root / "data/templates/ch25.json";
+    auto json = read_json_exact(record);
+    json["templates"].erase("rms_norm_zero_row.cpp");
+    std::ofstream(record) << json.dump(2);
+    const std::string all = joined(copy.problems("rms_norm_zero_row"));
+    CHECK(all.find("data/templates/ch25.json: templates.rms_norm_zero_row.cpp: no template of rms_norm_zero_row "
+                   "(release ships it; `blockcheck new` records one)") != std::string::npos);
 }
 
 TEST_CASE("validate: a declared mistake that the reference never makes, and one equal to the right answer") {

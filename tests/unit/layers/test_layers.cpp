@@ -1,8 +1,8 @@
 // The house's layers, read from its #include "..." lines: base/ includes only itself;
-// solutions/ only base/ and itself; the student side (data/release/student_side.txt) only base/
+// solutions/ only base/ and itself; the student side (data/release/product.txt) only base/
 // and itself; chapters/ only itself; and no circle between the rooms of checker/.
 #include "base/errors.hpp"
-#include "checker/course/release.hpp"
+#include "checker/course/product_list.hpp"
 #include "temp_dir.hpp"
 
 #include <doctest/doctest.h>
@@ -117,11 +117,12 @@ std::string layer_of(const std::string& path, const std::vector<std::string>& st
     return under(path, "checker") ? "course" : "other";
 }
 
-// The student side's source paths (`sources` and `main` lines of data/release/student_side.txt).
+// The student side's source paths (the `both` entries of kind `sources` and `main` of
+// data/release/product.txt).
 std::vector<std::string> student_side_sources(const fs::path& root) {
     std::vector<std::string> paths;
-    for (const StudentSideEntry& entry : read_student_side(root))
-        if (entry.kind == "sources" || entry.kind == "main") paths.push_back(entry.path);
+    for (const ProductEntry& entry : read_product_list(root))
+        if (entry.edition == "both" && (entry.kind == "sources" || entry.kind == "main")) paths.push_back(entry.path);
     return paths;
 }
 
@@ -251,8 +252,8 @@ TEST_CASE("no circle between the rooms of checker/ but the known ones, which are
 TEST_CASE("the layer checks name the file and line of each offending include") {
     testing::TempDir dir("layers");
     const fs::path& root = dir.path;
-    write(root / "data/release/student_side.txt", "# the student side\nsources  base\nsources  checker/common\n"
-                                                  "main     checker/student_main.cpp\n");
+    write(root / "data/release/product.txt", "# the student side\nboth sources  base\nboth sources  checker/common\n"
+                                             "both main     checker/student_main.cpp\nfull build checker\n");
     write(root / "base/low.hpp", "#pragma once\n#include <string>\n#include \"checker/common/mid.hpp\"\n");
     write(root / "checker/common/mid.hpp", "#pragma once\n#include \"base/low.hpp\"\n#include \"checker/grade/high.hpp\"\n");
     write(root / "checker/student_main.cpp", "#include \"checker/common/mid.hpp\"\n");
@@ -287,21 +288,30 @@ TEST_CASE("the layer checks name the file and line of each offending include") {
     CHECK(room_circles(includes, {{"grade", "block"}}).empty());
 }
 
-TEST_CASE("the student side's list: its entries, and a bad line named by file and line") {
-    const std::vector<StudentSideEntry> entries = read_student_side(source_dir);
-    CHECK(std::any_of(entries.begin(), entries.end(), [](const StudentSideEntry& e) {
-        return e.kind == "main" && e.path == "checker/student_main.cpp";
+TEST_CASE("the product list: its entries, and a bad line named by file and line") {
+    const std::vector<ProductEntry> entries = read_product_list(source_dir);
+    CHECK(std::any_of(entries.begin(), entries.end(), [](const ProductEntry& e) {
+        return e.edition == "both" && e.kind == "main" && e.path == "checker/student_main.cpp";
     }));
-    CHECK(std::none_of(entries.begin(), entries.end(), [](const StudentSideEntry& e) {
-        return under(e.path, "solutions") || under(e.path, "checker/course") || under(e.path, "checker/grade");
+    // What the student edition carries: nothing of the solutions or the course side.
+    CHECK(std::none_of(entries.begin(), entries.end(), [](const ProductEntry& e) {
+        return in_edition(e, "student") &&
+               (under(e.path, "solutions") || under(e.path, "checker/course") || under(e.path, "checker/grade"));
     }));
 
-    testing::TempDir dir("student-side");
-    const fs::path list = dir.path / "data/release/student_side.txt";
-    write(list, "# comment\nsources  data\nlibrary  checker\n");
-    CHECK_THROWS_WITH_AS(read_student_side(dir.path), (list.string() + ":3: expected `sources|main|data|root PATH`, got "
-                                                       "'library  checker'").c_str(), InputFileError);
-    write(list, "data  chapters\n");
-    CHECK_THROWS_WITH_AS(read_student_side(dir.path), (list.string() + ":1: chapters: no such file or folder").c_str(),
+    testing::TempDir dir("product-list");
+    const fs::path list = dir.path / "data/release/product.txt";
+    write(list, "# comment\nboth sources  data\nboth library  checker\n");
+    CHECK_THROWS_WITH_AS(read_product_list(dir.path),
+                         (list.string() + ":3: expected `both|full|student sources|main|build|data|templates PATH`, got "
+                                          "'both library  checker'").c_str(),
+                         InputFileError);
+    write(list, "sources  data\n");
+    CHECK_THROWS_WITH_AS(read_product_list(dir.path),
+                         (list.string() + ":1: expected `both|full|student sources|main|build|data|templates PATH`, got "
+                                          "'sources  data'").c_str(),
+                         InputFileError);
+    write(list, "full data  chapters\n");
+    CHECK_THROWS_WITH_AS(read_product_list(dir.path), (list.string() + ":1: chapters: no such file or folder").c_str(),
                          InputFileError);
 }
