@@ -338,7 +338,7 @@ BlockCase<T> read_block_case(const Json& json, const std::string& source) {
     template RopeScaling<T> read_rope_scaling<T>(const Json&, std::size_t, const std::string&, const std::string&); \
     template T json_number<T>(const Json&, const std::string&);
 BLOCKCHECK_INSTANTIATE(double)
-BLOCKCHECK_INSTANTIATE(Real50)
-BLOCKCHECK_INSTANTIATE(Real100)
+BLOCKCHECK_INSTANTIATE(Mpfr50)
+BLOCKCHECK_INSTANTIATE(Mpfr100)
 
 }  // namespace blockcheck

@@ -13,13 +13,13 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-const Matrix<Real50>* find_stage(const Trace<Real50>& trace, const std::string& name) {
+const Matrix<Mpfr50>* find_stage(const Trace<Mpfr50>& trace, const std::string& name) {
     for (auto& [n, m] : trace)
         if (n == name) return &m;
     return nullptr;
 }
 
-std::string known_names(const Trace<Real50>& reference) {
+std::string known_names(const Trace<Mpfr50>& reference) {
     std::string names;
     for (auto& [n, m] : reference) names += (names.empty() ? "" : ", ") + n;
     return names;
@@ -27,33 +27,33 @@ std::string known_names(const Trace<Real50>& reference) {
 
 // One element: a number, a decimal string, or NaN / Infinity / -Infinity (also as strings,
 // in any case: "nan", "inf", "-inf").
-Real50 element(const Json& value, const std::string& where) {
+Mpfr50 element(const Json& value, const std::string& where) {
     if (value.is_string()) {
         std::string text = value.get<std::string>();
         for (char& ch : text) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-        if (text == "nan" || text == "-nan") return std::numeric_limits<Real50>::quiet_NaN();
+        if (text == "nan" || text == "-nan") return std::numeric_limits<Mpfr50>::quiet_NaN();
         if (text == "infinity" || text == "inf" || text == "+inf" || text == "+infinity")
-            return std::numeric_limits<Real50>::infinity();
-        if (text == "-infinity" || text == "-inf") return -std::numeric_limits<Real50>::infinity();
+            return std::numeric_limits<Mpfr50>::infinity();
+        if (text == "-infinity" || text == "-inf") return -std::numeric_limits<Mpfr50>::infinity();
     }
-    return parse_real<Real50>(decimal_text(value, where));
+    return parse_real<Mpfr50>(decimal_text(value, where));
 }
 
-Matrix<Real50> json_matrix(const Json& rows, const Matrix<Real50>& shape, const std::string& where) {
+Matrix<Mpfr50> json_matrix(const Json& rows, const Matrix<Mpfr50>& shape, const std::string& where) {
     if (!rows.is_array() || rows.size() != shape.rows)
         throw InputFileError(fmt::format("{}: expected {} rows of {} numbers, found {}", where, shape.rows, shape.cols,
                                          rows.is_array() ? std::to_string(rows.size()) + " rows" : rows.type_name()));
     for (std::size_t r = 0; r < shape.rows; ++r)
         if (!rows[r].is_array() || rows[r].size() != shape.cols)
             throw InputFileError(fmt::format("{}[{}]: expected {} numbers", where, r, shape.cols));
-    Matrix<Real50> m(shape.rows, shape.cols);
+    Matrix<Mpfr50> m(shape.rows, shape.cols);
     for (std::size_t r = 0; r < shape.rows; ++r)
         for (std::size_t c = 0; c < shape.cols; ++c) m(r, c) = element(rows[r][c], fmt::format("{}[{}][{}]", where, r, c));
     return m;
 }
 
 // A tensor of shape [T, C] or [1, T, C] (a batch of one).
-Matrix<Real50> tensor_matrix(const Tensor& t, const Matrix<Real50>& shape, const std::string& where) {
+Matrix<Mpfr50> tensor_matrix(const Tensor& t, const Matrix<Mpfr50>& shape, const std::string& where) {
     std::vector<std::size_t> s = t.shape;
     while (s.size() > 2 && s.front() == 1) s.erase(s.begin());
     if (s.size() != 2 || s[0] != shape.rows || s[1] != shape.cols) {
@@ -61,14 +61,14 @@ Matrix<Real50> tensor_matrix(const Tensor& t, const Matrix<Real50>& shape, const
         for (std::size_t e : t.shape) found += (found.empty() ? "" : ", ") + std::to_string(e);
         throw InputFileError(fmt::format("{}: expected shape [{}, {}], found [{}]", where, shape.rows, shape.cols, found));
     }
-    Matrix<Real50> m(shape.rows, shape.cols);
-    for (std::size_t i = 0; i < t.values.size(); ++i) m.values[i] = Real50(t.values[i]);  // exact: a double
+    Matrix<Mpfr50> m(shape.rows, shape.cols);
+    for (std::size_t i = 0; i < t.values.size(); ++i) m.values[i] = Mpfr50(t.values[i]);  // exact: a double
     return m;
 }
 
-Trace<Real50> in_reference_order(Trace<Real50> given, const Trace<Real50>& reference, const std::string& file) {
+Trace<Mpfr50> in_reference_order(Trace<Mpfr50> given, const Trace<Mpfr50>& reference, const std::string& file) {
     if (!find_stage(given, "output")) throw InputFileError(file + ": no \"output\"");
-    Trace<Real50> ordered;
+    Trace<Mpfr50> ordered;
     for (auto& [name, m] : given)
         if (name == "output") ordered.add(name, std::move(m));
     for (auto& [name, ref] : reference)
@@ -77,15 +77,15 @@ Trace<Real50> in_reference_order(Trace<Real50> given, const Trace<Real50>& refer
     return ordered;
 }
 
-Trace<Real50> read_json_output(const std::filesystem::path& file, const Trace<Real50>& reference) {
+Trace<Mpfr50> read_json_output(const std::filesystem::path& file, const Trace<Mpfr50>& reference) {
     const Json json = parse_json_exact(quote_python_nonfinite(read_file(file)), file.string());
     if (!json.is_object() || !json.contains("output"))
         throw InputFileError(file.string() + ": expected an object with an \"output\" field");
-    Trace<Real50> given;
+    Trace<Mpfr50> given;
     auto take = [&](const Json& object, const std::string& prefix) {
         for (auto& [key, value] : object.items()) {
             if (key == "trace" && prefix.empty()) continue;
-            const Matrix<Real50>* ref = find_stage(reference, key);
+            const Matrix<Mpfr50>* ref = find_stage(reference, key);
             if (!ref)
                 throw InputFileError(fmt::format("{}: {}{}: not a --trace name (expected one of {})", file.string(),
                                                  prefix, key, known_names(reference)));
@@ -130,12 +130,12 @@ std::string quote_python_nonfinite(const std::string& text) {
     return out;
 }
 
-Trace<Real50> read_block_output(const std::filesystem::path& file, const Trace<Real50>& reference) {
+Trace<Mpfr50> read_block_output(const std::filesystem::path& file, const Trace<Mpfr50>& reference) {
     const std::string ext = file.extension().string();
     const std::string name = file.string();
     if (ext == ".npy") {
-        const Matrix<Real50>* out = find_stage(reference, "output");
-        Trace<Real50> given;
+        const Matrix<Mpfr50>* out = find_stage(reference, "output");
+        Trace<Mpfr50> given;
         given.add("output", tensor_matrix(read_npy(file), *out, name));
         return given;
     }
@@ -143,9 +143,9 @@ Trace<Real50> read_block_output(const std::filesystem::path& file, const Trace<R
         NamedTensors tensors = read_safetensors(file);
         if (tensors.size() == 1 && tensors.front().first != "output" && !find_stage(reference, tensors.front().first))
             tensors.front().first = "output";  // a file of one tensor holds the output
-        Trace<Real50> given;
+        Trace<Mpfr50> given;
         for (auto& [key, t] : tensors) {
-            const Matrix<Real50>* ref = find_stage(reference, key);
+            const Matrix<Mpfr50>* ref = find_stage(reference, key);
             if (!ref)
                 throw InputFileError(fmt::format("{}: tensor \"{}\" is not a --trace name (expected one of {})", name,
                                                  key, known_names(reference)));

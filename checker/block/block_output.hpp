@@ -13,7 +13,7 @@ namespace blockcheck {
 // `reference` gives the names and shapes expected; a name it lacks, a missing "output" or a
 // wrong shape is an InputFileError naming the file and the name. NaN and infinities are kept:
 // they are findings, not malformed input.
-Trace<Real50> read_block_output(const std::filesystem::path& file, const Trace<Real50>& reference);
+Trace<Mpfr50> read_block_output(const std::filesystem::path& file, const Trace<Mpfr50>& reference);
 
 // JSON text with Python's bare NaN, Infinity and -Infinity (outside strings) turned into the
 // strings "NaN", "Infinity" and "-Infinity".

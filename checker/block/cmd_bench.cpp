@@ -4,7 +4,7 @@
 #include "checker/block/block_case.hpp"
 #include "checker/common/cli.hpp"
 
-#include <boost/multiprecision/cpp_bin_float.hpp>
+#include "base/real.hpp"
 #include <fmt/format.h>
 
 #include <chrono>
@@ -14,7 +14,6 @@ namespace blockcheck {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using CppBinFloat50 = mp::number<mp::cpp_bin_float<50>, mp::et_off>;
 
 // Seconds per call of f, repeated until at least `budget` seconds have passed.
 template <class F>
@@ -97,7 +96,7 @@ int bench(const std::filesystem::path& root, bool as_json, Lang lang) {
     const auto case_file = (root / "data/cases/modern-small.json").string();
     const auto json = read_json_exact(case_file);
     const auto bc_double = read_block_case<double>(json, case_file);
-    const auto bc_50 = read_block_case<Real50>(json, case_file);
+    const auto bc_50 = read_block_case<Mpfr50>(json, case_file);
     nlohmann::ordered_json report;
     if (!as_json) {
         fmt::print("{}\n", tr(lang, "forward of the modern configuration (C=12, 3 heads x 4, F=32), per call",
@@ -107,7 +106,7 @@ int bench(const std::filesystem::path& root, bool as_json, Lang lang) {
     }
     for (std::size_t t : {16, 64, 256}) {
         const double d = forward_seconds(bc_double, t), big = forward_seconds(bc_50, t);
-        const double floor = floor_seconds<Real50>(forward_work(bc_double.config, t));
+        const double floor = floor_seconds<Mpfr50>(forward_work(bc_double.config, t));
         if (as_json)
             report["forward"].push_back({{"T", t}, {"double_ms", d * 1e3}, {"real50_ms", big * 1e3},
                                          {"ratio", big / d}, {"real50_floor_ms", floor * 1e3},
@@ -116,7 +115,7 @@ int bench(const std::filesystem::path& root, bool as_json, Lang lang) {
             fmt::print("  {:>5}  {:>8.3f} ms  {:>8.2f} ms  {:>7.0f}x  {:>8.2f} ms  {:>12.2f}x\n", t, d * 1e3, big * 1e3,
                        big / d, floor * 1e3, big / floor);
     }
-    const auto mpfr = per_operation<Real50>(), cpp = per_operation<CppBinFloat50>(), dbl = per_operation<double>();
+    const auto mpfr = per_operation<Mpfr50>(), cpp = per_operation<Real>(), dbl = per_operation<double>();
     if (as_json) {
         auto row = [](const std::array<double, 3>& r) {
             return nlohmann::ordered_json{{"multiply_add_ns", r[0] * 1e9}, {"exp_ns", r[1] * 1e9}, {"sin_cos_ns", r[2] * 1e9}};
@@ -125,8 +124,8 @@ int bench(const std::filesystem::path& root, bool as_json, Lang lang) {
         fmt::print("{}\n", report.dump(2));
         return 0;
     }
-    fmt::print("\n{}\n", tr(lang, "50-digit backends, per operation (the choice is MPFR: see Real50)",
-                            "50 位后端的单次运算耗时（选用 MPFR，见 Real50）"));
+    fmt::print("\n{}\n", tr(lang, "50-digit backends, per operation (the choice is MPFR: see Mpfr50)",
+                            "50 位后端的单次运算耗时（选用 MPFR，见 Mpfr50）"));
     fmt::print("  {:<18}{:>14}{:>12}{:>14}\n", "", "multiply-add", "exp", "sin + cos");
     for (auto& [name, r] : {std::pair{"double", dbl}, std::pair{"MPFR 50", mpfr}, std::pair{"cpp_bin_float 50", cpp}})
         fmt::print("  {:<18}{:>11.1f} ns{:>9.1f} ns{:>11.1f} ns\n", name, r[0] * 1e9, r[1] * 1e9, r[2] * 1e9);

@@ -164,10 +164,10 @@ void print_mistakes(const MistakeSearch& search, bool within, Lang lang) {
 
 int compare(const CompareOptions& o, Lang lang) {
     const DType dtype = dtype_named(o.dtype);
-    const BlockCase<Real50> bc = read_case_file<Real50>(o.case_file);
-    Trace<Real50> reference;
+    const BlockCase<Mpfr50> bc = read_case_file<Mpfr50>(o.case_file);
+    Trace<Mpfr50> reference;
     block_case_forward(bc, &reference);
-    const Trace<Real50> given = read_block_output(o.output_file, reference);
+    const Trace<Mpfr50> given = read_block_output(o.output_file, reference);
     const std::size_t keys = bc.cached.size() + bc.input.rows;
 
     const std::vector<StageErrors> stages =

@@ -125,8 +125,8 @@ void add_forward_command(CLI::App& app, Context& context) {
     cmd->callback([&context, options] {
         context.run = [options] {
             if (options->precision == "double") return forward_at<double>(*options);
-            if (options->precision == "100") return forward_at<Real100>(*options);
-            return forward_at<Real50>(*options);
+            if (options->precision == "100") return forward_at<Mpfr100>(*options);
+            return forward_at<Mpfr50>(*options);
         };
     });
 }

@@ -81,7 +81,7 @@ std::size_t rope_dump_rows(const NamedTensors& dump) {
 }
 
 // --positions, else a dumped cos's rows 0 .. R-1, else the configuration's telling positions.
-std::vector<long> rope_chosen_positions(const RopeOptions& o, const RopeConfig<Real50>& config, const NamedTensors& dump) {
+std::vector<long> rope_chosen_positions(const RopeOptions& o, const RopeConfig<Mpfr50>& config, const NamedTensors& dump) {
     if (!o.positions.empty()) return rope_positions_option(o.positions);
     if (const std::size_t rows = rope_dump_rows(dump)) {
         if (rows > (std::size_t(1) << 20)) throw InputFileError(fmt::format("{}: {} positions; give --positions", o.compare_file, rows));
@@ -109,7 +109,7 @@ const char* rope_type_name(RopeScalingType type) {
 }
 
 // The scaling's figures, by the config's field names.
-Json rope_scaling_json(const RopeScaling<Real50>& s) {
+Json rope_scaling_json(const RopeScaling<Mpfr50>& s) {
     Json j = {{"rope_type", rope_type_name(s.type)}};
     if (s.type == RopeScalingType::none) return j;
     j["factor"] = to_decimal(s.factor, 20);
@@ -126,7 +126,7 @@ Json rope_scaling_json(const RopeScaling<Real50>& s) {
     return j;
 }
 
-std::string rope_scaling_text(const RopeScaling<Real50>& s) {
+std::string rope_scaling_text(const RopeScaling<Mpfr50>& s) {
     std::string text;
     const Json fields = rope_scaling_json(s);
     for (const auto& [key, value] : fields.items())
@@ -135,29 +135,29 @@ std::string rope_scaling_text(const RopeScaling<Real50>& s) {
 }
 
 // A value at 50 digits and rounded to the dtype.
-Json rope_value_json(const Real50& x, DType dtype) {
+Json rope_value_json(const Mpfr50& x, DType dtype) {
     return {{"exact", to_decimal(x, 50)}, {"dtype", round_to(x.convert_to<double>(), dtype)}};
 }
 
-std::string rope_in_dtype(const Real50& x, DType dtype) {
+std::string rope_in_dtype(const Mpfr50& x, DType dtype) {
     const int digits = dtype == DType::float64 ? 17 : dtype == DType::float32 ? 9 : dtype == DType::float16 ? 5 : 4;
     return fmt::format("{:.{}g}", round_to(x.convert_to<double>(), dtype), digits);
 }
 
-int rope_print_values(const RopeOptions& o, const RopeConfig<Real50>& c, const RopeTensors& t, DType dtype, Lang lang) {
+int rope_print_values(const RopeOptions& o, const RopeConfig<Mpfr50>& c, const RopeTensors& t, DType dtype, Lang lang) {
     if (o.json) {
         Json j = {{"config", o.config_file}, {"dtype", dtype_name(dtype)}, {"rope_theta", to_decimal(c.theta, 20)},
                   {"head_dim", c.head_dim}, {"rotary_dim", c.rotary_dim}, {"max_position_embeddings", c.max_position_embeddings},
                   {"rope_scaling", rope_scaling_json(c.scaling)}, {"positions", t.positions},
                   {"sequence_length", t.sequence_length}, {"attention_factor", rope_value_json(t.attention_factor, dtype)}};
         j["inv_freq"] = Json::array();
-        for (const Real50& f : t.inv_freq) j["inv_freq"].push_back(rope_value_json(f, dtype));
+        for (const Mpfr50& f : t.inv_freq) j["inv_freq"].push_back(rope_value_json(f, dtype));
         for (const char* name : {"cos", "sin"}) {
-            const Matrix<Real50>& m = std::string(name) == "cos" ? t.cos : t.sin;
+            const Matrix<Mpfr50>& m = std::string(name) == "cos" ? t.cos : t.sin;
             j[name] = Json::array();
             for (std::size_t r = 0; r < m.rows; ++r) {
                 Json row = {{"position", t.positions[r]}, {"values", Json::array()}};
-                for (const Real50& x : m.row(r)) row["values"].push_back(rope_value_json(x, dtype));
+                for (const Mpfr50& x : m.row(r)) row["values"].push_back(rope_value_json(x, dtype));
                 j[name].push_back(row);
             }
         }
@@ -249,7 +249,7 @@ int rope_print_verdict(const RopeOptions& o, const std::vector<long>& positions,
 
 int rope_command(const RopeOptions& o, Lang lang) {
     const DType dtype = dtype_named(o.dtype);
-    const RopeConfig<Real50> config = read_rope_config_file<Real50>(o.config_file);
+    const RopeConfig<Mpfr50> config = read_rope_config_file<Mpfr50>(o.config_file);
     std::vector<std::string> ignored;
     const NamedTensors dump = o.compare_file.empty() ? NamedTensors{} : rope_dump(o.compare_file, o.name, ignored);
     const std::vector<long> positions = rope_chosen_positions(o, config, dump);

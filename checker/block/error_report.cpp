@@ -4,7 +4,7 @@
 
 namespace blockcheck {
 
-std::size_t stage_depth(const std::string& stage, const BlockConfig<Real50>& c, std::size_t keys) {
+std::size_t stage_depth(const std::string& stage, const BlockConfig<Mpfr50>& c, std::size_t keys) {
     const std::size_t C = c.hidden_size, F = c.ffn_hidden_size, d = c.head_dim, qd = c.query_heads * c.head_dim;
     const std::size_t norm = C, projected = norm + C, rotated = projected + 2, scores = rotated + d + keys;
     const std::size_t heads = scores + keys, residual = heads + qd + 1, m = residual + C, gate = m + C;
@@ -41,7 +41,7 @@ Tolerance derived_tolerance(DType dtype, std::size_t depth, double max_reference
     return t;
 }
 
-StageErrors stage_errors(const std::string& name, const Matrix<Real50>& given, const Matrix<Real50>& reference,
+StageErrors stage_errors(const std::string& name, const Matrix<Mpfr50>& given, const Matrix<Mpfr50>& reference,
                          const Tolerance& tolerance) {
     using std::abs;
     using std::isfinite;
@@ -49,7 +49,7 @@ StageErrors stage_errors(const std::string& name, const Matrix<Real50>& given, c
     s.name = name, s.rows = reference.rows, s.cols = reference.cols, s.tolerance = tolerance;
     double sum_abs = 0, sum_rel = 0, sum_err2 = 0, sum_ref2 = 0;
     std::size_t finite = 0, rel_count = 0;
-    for (const Real50& r : reference.values) s.max_reference = std::max(s.max_reference, abs(r).convert_to<double>());
+    for (const Mpfr50& r : reference.values) s.max_reference = std::max(s.max_reference, abs(r).convert_to<double>());
     for (std::size_t r = 0; r < reference.rows; ++r)
         for (std::size_t c = 0; c < reference.cols; ++c) {
             const double g = given(r, c).convert_to<double>(), ref = reference(r, c).convert_to<double>();
@@ -79,8 +79,8 @@ StageErrors stage_errors(const std::string& name, const Matrix<Real50>& given, c
     return s;
 }
 
-std::vector<StageErrors> compare_stages(const Trace<Real50>& given, const Trace<Real50>& reference,
-                                        const BlockConfig<Real50>& config, std::size_t keys, DType dtype,
+std::vector<StageErrors> compare_stages(const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference,
+                                        const BlockConfig<Mpfr50>& config, std::size_t keys, DType dtype,
                                         std::optional<double> rtol, std::optional<double> atol) {
     using std::abs;
     std::vector<StageErrors> stages;
@@ -88,7 +88,7 @@ std::vector<StageErrors> compare_stages(const Trace<Real50>& given, const Trace<
         for (auto& [n, g] : given)
             if (n == name) {
                 double max_ref = 0;
-                for (const Real50& r : ref.values) max_ref = std::max(max_ref, abs(r).convert_to<double>());
+                for (const Mpfr50& r : ref.values) max_ref = std::max(max_ref, abs(r).convert_to<double>());
                 Tolerance t = derived_tolerance(dtype, stage_depth(name, config, keys), max_ref);
                 if (rtol || atol) t = Tolerance{rtol.value_or(0), atol.value_or(0), 0, 0};
                 stages.push_back(stage_errors(name, g, ref, t));

@@ -22,7 +22,7 @@ struct Tolerance {
 // The longest chain of additions behind a --trace stage: sums of C (RMSNorm's mean), C (the
 // projections), d (a score), L = cached + T (softmax and the weighted sum of values), q*d (the
 // output projection), F (down); rotations and residual adds count 1 or 2.
-std::size_t stage_depth(const std::string& stage, const BlockConfig<Real50>& config, std::size_t keys);
+std::size_t stage_depth(const std::string& stage, const BlockConfig<Mpfr50>& config, std::size_t keys);
 
 // rtol = 4 eps sqrt(depth), atol = rtol max|reference|: a faithful implementation in `dtype`
 // rounds each partial sum once, and such errors add up as a random walk.
@@ -52,13 +52,13 @@ struct StageErrors {
 };
 
 // Every figure for one stage; `tolerance` with depth set (or explicit rtol/atol).
-StageErrors stage_errors(const std::string& name, const Matrix<Real50>& given, const Matrix<Real50>& reference,
+StageErrors stage_errors(const std::string& name, const Matrix<Mpfr50>& given, const Matrix<Mpfr50>& reference,
                          const Tolerance& tolerance);
 
 // Every stage `given` carries, in the reference's order, against the reference trace of the
 // case; tolerances derived from `dtype` unless rtol / atol are given. `keys`: cached + T.
-std::vector<StageErrors> compare_stages(const Trace<Real50>& given, const Trace<Real50>& reference,
-                                        const BlockConfig<Real50>& config, std::size_t keys, DType dtype,
+std::vector<StageErrors> compare_stages(const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference,
+                                        const BlockConfig<Mpfr50>& config, std::size_t keys, DType dtype,
                                         std::optional<double> rtol = {}, std::optional<double> atol = {});
 
 // The first stage outside its tolerance (where the bug is), or nullptr.

@@ -10,14 +10,14 @@ namespace blockcheck {
 namespace {
 
 // The stages of `trace` that `given` carries (named in `names`), in the trace's order.
-Trace<Real50> stages_named(const Trace<Real50>& trace, const std::vector<std::string>& names) {
-    Trace<Real50> kept;
+Trace<Mpfr50> stages_named(const Trace<Mpfr50>& trace, const std::vector<std::string>& names) {
+    Trace<Mpfr50> kept;
     for (const auto& [name, value] : trace)
         if (std::find(names.begin(), names.end(), name) != names.end()) kept.add(name, value);
     return kept;
 }
 
-std::vector<std::string> names_of(const Trace<Real50>& trace) {
+std::vector<std::string> names_of(const Trace<Mpfr50>& trace) {
     std::vector<std::string> names;
     for (const auto& entry : trace) names.push_back(entry.first);
     return names;
@@ -29,12 +29,12 @@ bool all_within(const std::vector<StageErrors>& stages) {
 
 // The block's trace on the case with `mistake` made; nullopt when the mistake cannot be made on
 // it (a zero row with epsilon a tenth of zero, ...).
-std::optional<Trace<Real50>> trace_with(const BlockCase<Real50>& bc, const MistakeEntry& mistake) {
-    BlockCase<Real50> changed = bc;
+std::optional<Trace<Mpfr50>> trace_with(const BlockCase<Mpfr50>& bc, const MistakeEntry& mistake) {
+    BlockCase<Mpfr50> changed = bc;
     if (!make_porting_mistake(changed.config, mistake.id))
         throw std::logic_error("data/mistakes.json: " + mistake.id +
                                " is a port mistake that solutions/block/block_mistakes.hpp does not make");
-    Trace<Real50> trace;
+    Trace<Mpfr50> trace;
     try {
         block_case_forward(changed, &trace);
     } catch (const std::domain_error&) {
@@ -47,8 +47,8 @@ std::optional<Trace<Real50>> trace_with(const BlockCase<Real50>& bc, const Mista
 
 }  // namespace
 
-MistakeSearch search_porting_mistakes(const BlockCase<Real50>& bc, const Trace<Real50>& given,
-                                      const Trace<Real50>& reference, DType dtype, std::optional<double> rtol,
+MistakeSearch search_porting_mistakes(const BlockCase<Mpfr50>& bc, const Trace<Mpfr50>& given,
+                                      const Trace<Mpfr50>& reference, DType dtype, std::optional<double> rtol,
                                       std::optional<double> atol) {
     const std::size_t keys = bc.cached.size() + bc.input.rows;
     const std::vector<std::string> shown = names_of(given);
@@ -57,15 +57,15 @@ MistakeSearch search_porting_mistakes(const BlockCase<Real50>& bc, const Trace<R
     // Where the given output shows its mistake, and the output itself.
     std::vector<std::string> telling{"output"};
     if (first && first->name != "output") telling.insert(telling.begin(), first->name);
-    const Trace<Real50> given_telling = stages_named(given, telling);
+    const Trace<Mpfr50> given_telling = stages_named(given, telling);
 
     MistakeSearch search;
     for (const MistakeEntry& mistake : mistake_catalogue()) {
         if (!mistake.port) continue;
-        const std::optional<Trace<Real50>> with = trace_with(bc, mistake);
+        const std::optional<Trace<Mpfr50>> with = trace_with(bc, mistake);
         if (!with) continue;
         ++search.tried;
-        const Trace<Real50> seen = stages_named(*with, shown);
+        const Trace<Mpfr50> seen = stages_named(*with, shown);
         if (all_within(compare_stages(seen, reference, bc.config, keys, dtype, rtol, atol))) {
             search.not_visible.push_back(&mistake);
             continue;

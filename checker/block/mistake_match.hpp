@@ -30,8 +30,8 @@ struct MistakeSearch {
 // Every porting mistake tried on `bc`; `given` as read by read_block_output, `reference` the
 // case's 50-digit trace. Mistakes are named only when `given` leaves the reference; the ones this
 // case cannot show (at these stages and tolerances) are listed whatever the given output is.
-MistakeSearch search_porting_mistakes(const BlockCase<Real50>& bc, const Trace<Real50>& given,
-                                      const Trace<Real50>& reference, DType dtype,
+MistakeSearch search_porting_mistakes(const BlockCase<Mpfr50>& bc, const Trace<Mpfr50>& given,
+                                      const Trace<Mpfr50>& reference, DType dtype,
                                       std::optional<double> rtol = {}, std::optional<double> atol = {});
 
 // The table docs/check-your-implementation.md lists (a test keeps the two alike): every porting

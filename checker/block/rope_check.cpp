@@ -22,11 +22,11 @@ std::string rope_shape_text(const std::vector<std::size_t>& shape) {
 }
 
 // Columns [first, first + step * count) of a row-major [rows, width] array, every step-th.
-Matrix<Real50> rope_columns(const Tensor& t, std::size_t rows, std::size_t width, std::size_t first, std::size_t step,
+Matrix<Mpfr50> rope_columns(const Tensor& t, std::size_t rows, std::size_t width, std::size_t first, std::size_t step,
                             std::size_t count) {
-    Matrix<Real50> m(rows, count);
+    Matrix<Mpfr50> m(rows, count);
     for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t c = 0; c < count; ++c) m(r, c) = Real50(t.values[r * width + first + c * step]);
+        for (std::size_t c = 0; c < count; ++c) m(r, c) = Mpfr50(t.values[r * width + first + c * step]);
     return m;
 }
 
@@ -45,7 +45,7 @@ bool rope_copies_agree(const Tensor& t, std::size_t rows, std::size_t width, std
 // The relative error allowed on an angle: base^(-2i/d) evaluated at precision eps (its exponent
 // rounded, then scaled by ln base), the blend of scaled and unscaled frequencies, and position x
 // inv_freq, each a few roundings: eps (8 + 2 ln base).
-double rope_angle_rtol(double eps, const Real50& theta) {
+double rope_angle_rtol(double eps, const Mpfr50& theta) {
     using std::log;
     return eps * (8 + 2 * log(theta).convert_to<double>());
 }
@@ -56,21 +56,21 @@ struct RopeAllowance {
 
 // eps of the dump's type for its own rounding; angles at float32 at least, as transformers
 // computes them before casting cos and sin to the model's dtype.
-RopeAllowance rope_allowance(DType dtype, const Real50& theta) {
+RopeAllowance rope_allowance(DType dtype, const Mpfr50& theta) {
     const double eps = epsilon(dtype), angle_eps = std::min(eps, epsilon(DType::float32));
     const double angle_rtol = rope_angle_rtol(angle_eps, theta);
     return {4 * eps + angle_rtol, 4 * eps, 4 * eps, angle_rtol};
 }
 
 // The reference tensor of that name, and each element's allowance.
-const Matrix<Real50>* rope_reference_of(const std::string& name, const RopeTensors& t, Matrix<Real50>& scratch) {
+const Matrix<Mpfr50>* rope_reference_of(const std::string& name, const RopeTensors& t, Matrix<Mpfr50>& scratch) {
     if (name == "cos") return &t.cos;
     if (name == "sin") return &t.sin;
     if (name == "inv_freq") {
-        scratch = Matrix<Real50>(1, t.inv_freq.size());
+        scratch = Matrix<Mpfr50>(1, t.inv_freq.size());
         scratch.values = t.inv_freq;
     } else {
-        scratch = Matrix<Real50>(1, 1);
+        scratch = Matrix<Mpfr50>(1, 1);
         scratch.values = {t.attention_factor};
     }
     return &scratch;
@@ -86,32 +86,32 @@ double rope_element_allowance(const std::string& name, const RopeTensors& t, con
 }
 
 // The frequency plan behind the tensors at `positions`, with one mistake made.
-Rope<Real50> rope_plan(const RopeConfig<Real50>& config, const std::vector<long>& positions, RopeScalingMistake mistake) {
-    RopeScaling<Real50> scaling = config.scaling;
+Rope<Mpfr50> rope_plan(const RopeConfig<Mpfr50>& config, const std::vector<long>& positions, RopeScalingMistake mistake) {
+    RopeScaling<Mpfr50> scaling = config.scaling;
     scaling.mistake = mistake;
     return make_rope(config.theta, config.rotary_dim, scaling, RopeLayout::half, static_cast<std::size_t>(positions.back()) + 1);
 }
 
 // Whether two plans give the same tensors (the scores' factor is no tensor of RoPE's).
-bool same_rope_tensors(const Rope<Real50>& a, const Rope<Real50>& b) {
+bool same_rope_tensors(const Rope<Mpfr50>& a, const Rope<Mpfr50>& b) {
     return a.inverse_frequencies == b.inverse_frequencies && a.position_divisor == b.position_divisor &&
            a.attention_factor == b.attention_factor;
 }
 
 }  // namespace
 
-RopeTensors rope_tensors(const RopeConfig<Real50>& config, const std::vector<long>& positions, RopeScalingMistake mistake) {
+RopeTensors rope_tensors(const RopeConfig<Mpfr50>& config, const std::vector<long>& positions, RopeScalingMistake mistake) {
     RopeTensors t;
     t.positions = positions;
     t.sequence_length = static_cast<std::size_t>(positions.back()) + 1;
-    const Rope<Real50> rope = rope_plan(config, positions, mistake);
+    const Rope<Mpfr50> rope = rope_plan(config, positions, mistake);
     const std::size_t pairs = rope.inverse_frequencies.size();
-    for (const Real50& f : rope.inverse_frequencies) t.inv_freq.push_back(f / rope.position_divisor);
+    for (const Mpfr50& f : rope.inverse_frequencies) t.inv_freq.push_back(f / rope.position_divisor);
     t.attention_factor = rope.attention_factor;
-    t.angle = t.cos = t.sin = Matrix<Real50>(positions.size(), pairs);
+    t.angle = t.cos = t.sin = Matrix<Mpfr50>(positions.size(), pairs);
     for (std::size_t r = 0; r < positions.size(); ++r) {
-        const Real50 p(positions[r]);
-        const RopeTurn<Real50> turn = rope_turn(rope, p);
+        const Mpfr50 p(positions[r]);
+        const RopeTurn<Mpfr50> turn = rope_turn(rope, p);
         for (std::size_t i = 0; i < pairs; ++i) {
             t.angle(r, i) = rope_angle(rope, i, p);
             t.cos(r, i) = turn.cos[i];
@@ -168,11 +168,11 @@ RopeGiven rope_given(const std::string& name, const Tensor& tensor, const std::s
     return g;
 }
 
-RopeGrade grade_rope_tensor(const RopeGiven& given, const RopeTensors& reference, DType dtype, const Real50& theta) {
+RopeGrade grade_rope_tensor(const RopeGiven& given, const RopeTensors& reference, DType dtype, const Mpfr50& theta) {
     using std::abs;
     using std::isfinite;
-    Matrix<Real50> scratch;
-    const Matrix<Real50>& ref = *rope_reference_of(given.name, reference, scratch);
+    Matrix<Mpfr50> scratch;
+    const Matrix<Mpfr50>& ref = *rope_reference_of(given.name, reference, scratch);
     const RopeAllowance allowance = rope_allowance(dtype, theta);
     RopeGrade g;
     g.name = given.name, g.layout = given.layout, g.elements = ref.values.size();
@@ -199,13 +199,13 @@ RopeGrade grade_rope_tensor(const RopeGiven& given, const RopeTensors& reference
     return g;
 }
 
-RopeVerdict judge_rope_dump(const std::vector<RopeGiven>& given, const RopeConfig<Real50>& config,
+RopeVerdict judge_rope_dump(const std::vector<RopeGiven>& given, const RopeConfig<Mpfr50>& config,
                             const std::vector<long>& positions, DType dtype) {
     RopeVerdict v;
     const RopeTensors honest = rope_tensors(config, positions);
     for (const RopeGiven& g : given) v.grades.push_back(grade_rope_tensor(g, honest, dtype, config.theta));
     v.within = std::all_of(v.grades.begin(), v.grades.end(), [](const RopeGrade& g) { return g.within(); });
-    const Rope<Real50> honest_plan = rope_plan(config, positions, RopeScalingMistake::none);
+    const Rope<Mpfr50> honest_plan = rope_plan(config, positions, RopeScalingMistake::none);
     for (const auto& [id, mistake] : rope_mistake_ids) {
         if (same_rope_tensors(rope_plan(config, positions, mistake), honest_plan)) {  // not this scaling's mistake
             v.not_visible.emplace_back(id);
@@ -214,7 +214,7 @@ RopeVerdict judge_rope_dump(const std::vector<RopeGiven>& given, const RopeConfi
         const RopeTensors made = rope_tensors(config, positions, mistake);
         bool visible = false, fits = true;
         for (const RopeGiven& g : given) {
-            Matrix<Real50> scratch;
+            Matrix<Mpfr50> scratch;
             RopeGiven as_made{g.name, g.file, "", *rope_reference_of(g.name, made, scratch)};
             visible = visible || !grade_rope_tensor(as_made, honest, dtype, config.theta).within();
             fits = fits && grade_rope_tensor(g, made, dtype, config.theta).within();

@@ -17,14 +17,14 @@ namespace blockcheck {
 struct RopeTensors {
     std::vector<long> positions;      // increasing
     std::size_t sequence_length = 0;  // positions.back() + 1: dynamic NTK and LongRoPE depend on it
-    Vector<Real50> inv_freq;          // [pairs] radians per position, linear scaling folded in (as transformers)
-    Real50 attention_factor;          // what cos and sin are multiplied by
-    Matrix<Real50> angle, cos, sin;   // [positions, pairs]; cos and sin carry the attention factor
+    Vector<Mpfr50> inv_freq;          // [pairs] radians per position, linear scaling folded in (as transformers)
+    Mpfr50 attention_factor;          // what cos and sin are multiplied by
+    Matrix<Mpfr50> angle, cos, sin;   // [positions, pairs]; cos and sin carry the attention factor
 };
 
 // The tensors of `config` at `positions` (increasing, >= 0), with one RoPE-scaling mistake made
 // (RopeScalingMistake::none: the honest ones).
-RopeTensors rope_tensors(const RopeConfig<Real50>& config, const std::vector<long>& positions,
+RopeTensors rope_tensors(const RopeConfig<Mpfr50>& config, const std::vector<long>& positions,
                          RopeScalingMistake mistake = RopeScalingMistake::none);
 
 // The given tensors' names: inv_freq, cos, sin, attention_factor.
@@ -36,7 +36,7 @@ bool rope_tensor_name(const std::string& name);
 struct RopeGiven {
     std::string name, file;
     std::string layout;            // "half" or "interleaved" for a full-width cos or sin, else ""
-    Matrix<Real50> values;         // [rows, cols] as the reference's tensor of that name
+    Matrix<Mpfr50> values;         // [rows, cols] as the reference's tensor of that name
 };
 
 // Reads `tensor` (named `name`, from `file`) into the reference's form for `positions` positions
@@ -57,7 +57,7 @@ struct RopeGrade {
     bool within() const { return outside == 0 && nonfinite == 0; }
 };
 
-RopeGrade grade_rope_tensor(const RopeGiven& given, const RopeTensors& reference, DType dtype, const Real50& theta);
+RopeGrade grade_rope_tensor(const RopeGiven& given, const RopeTensors& reference, DType dtype, const Mpfr50& theta);
 
 // The verdict on a dump: each tensor against the honest tensors, and the mistakes.
 struct RopeVerdict {
@@ -67,7 +67,7 @@ struct RopeVerdict {
     std::vector<std::string> not_visible;  // mistakes whose tensors equal the honest ones on this dump
 };
 
-RopeVerdict judge_rope_dump(const std::vector<RopeGiven>& given, const RopeConfig<Real50>& config,
+RopeVerdict judge_rope_dump(const std::vector<RopeGiven>& given, const RopeConfig<Mpfr50>& config,
                             const std::vector<long>& positions, DType dtype);
 
 // What would show a mistake that this dump cannot, in both languages.

@@ -159,7 +159,7 @@ RopeConfig<T> read_rope_config(const Json& json, const std::string& source) {
     return c;
 }
 
-template struct RopeConfig<Real50>;
-template RopeConfig<Real50> read_rope_config<Real50>(const Json&, const std::string&);
+template struct RopeConfig<Mpfr50>;
+template RopeConfig<Mpfr50> read_rope_config<Mpfr50>(const Json&, const std::string&);
 
 }  // namespace blockcheck

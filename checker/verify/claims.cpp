@@ -38,9 +38,9 @@ std::string ascii_minus(std::string text) {
     return text;
 }
 
-Real50 real_of(const std::string& text, const std::string& where) {
+Mpfr50 real_of(const std::string& text, const std::string& where) {
     try {
-        return parse_real<Real50>(text);
+        return parse_real<Mpfr50>(text);
     } catch (const std::invalid_argument&) {
         throw InputFileError(where + ": '" + text + "' is not a decimal number");
     }
@@ -122,13 +122,13 @@ Claim claim_of(const Json& json, const std::string& where, const Text& document,
 
 // ---- evaluating ----
 
-std::vector<Real50> numbers_of(const Step<Real50>& step) {
+std::vector<Mpfr50> numbers_of(const Step<Mpfr50>& step) {
     if (step.kind == StepKind::undefined || step.kind == StepKind::boolean) return {};
     return step.value.values;
 }
 
 // items laid out in the step's shape: "x", "[a, b]" or "[[a, b], [c, d]]".
-std::string in_shape(const std::vector<std::string>& items, const Step<Real50>& step) {
+std::string in_shape(const std::vector<std::string>& items, const Step<Mpfr50>& step) {
     if (step.form == StepForm::scalar && items.size() == 1) return items.front();
     auto row = [&items](std::size_t first, std::size_t count) {
         std::string out = "[";
@@ -142,22 +142,22 @@ std::string in_shape(const std::vector<std::string>& items, const Step<Real50>& 
 }
 
 // One computed number for the table: whole numbers whole, differences in scientific notation.
-std::string shown(const Real50& x, StepKind kind, int significant) {
+std::string shown(const Mpfr50& x, StepKind kind, int significant) {
     if (kind == StepKind::integer) return fixed_decimals(x, 0);
     if (kind == StepKind::difference) return scientific(x, 3);
     return without_negative_zero(to_decimal(x, significant));
 }
 
-std::string all_shown(const Step<Real50>& step, int significant) {
+std::string all_shown(const Step<Mpfr50>& step, int significant) {
     std::vector<std::string> items;
-    for (const Real50& x : numbers_of(step)) items.push_back(shown(x, step.kind, significant));
+    for (const Mpfr50& x : numbers_of(step)) items.push_back(shown(x, step.kind, significant));
     return in_shape(items, step);
 }
 
-bool rounds_to(const Claim& c, const Step<Real50>& step, std::string& computed) {
+bool rounds_to(const Claim& c, const Step<Mpfr50>& step, std::string& computed) {
     const std::string where = c.where() + ".value";
     const std::vector<std::string> printed = number_texts(c.value, where);
-    const std::vector<Real50> xs = numbers_of(step);
+    const std::vector<Mpfr50> xs = numbers_of(step);
     bool agrees = step.kind != StepKind::undefined && step.kind != StepKind::boolean && printed.size() == xs.size();
     std::vector<std::string> items;
     for (std::size_t i = 0; i < xs.size(); ++i) {
@@ -169,41 +169,41 @@ bool rounds_to(const Claim& c, const Step<Real50>& step, std::string& computed) 
     return agrees;
 }
 
-bool exact(const Claim& c, const Step<Real50>& step, std::string& computed) {
+bool exact(const Claim& c, const Step<Mpfr50>& step, std::string& computed) {
     computed = step.kind == StepKind::real ? all_shown(step, 20) : format_inline(step, 0);
     if (c.value == "true" || c.value == "false")
         return step.kind == StepKind::boolean && (step.value(0, 0) != 0) == (c.value == "true");
     if (c.value == "undefined") return step.kind == StepKind::undefined;
     const std::vector<std::string> printed = number_texts(c.value, c.where() + ".value");
-    const std::vector<Real50> xs = numbers_of(step);
+    const std::vector<Mpfr50> xs = numbers_of(step);
     if (step.kind == StepKind::undefined || step.kind == StepKind::boolean || printed.size() != xs.size()) return false;
     for (std::size_t i = 0; i < xs.size(); ++i)
         if (xs[i] != real_of(printed[i], c.where() + ".value")) return false;
     return true;
 }
 
-bool approx(const Claim& c, const Step<Real50>& step, std::string& computed) {
+bool approx(const Claim& c, const Step<Mpfr50>& step, std::string& computed) {
     using std::abs;
     const std::vector<std::string> printed = number_texts(c.value, c.where() + ".value");
-    const std::vector<Real50> xs = numbers_of(step);
-    const Real50 tolerance = real_of(c.tolerance, c.where() + ".tolerance");
+    const std::vector<Mpfr50> xs = numbers_of(step);
+    const Mpfr50 tolerance = real_of(c.tolerance, c.where() + ".tolerance");
     computed = all_shown(step, 10);
     if (step.kind == StepKind::undefined || step.kind == StepKind::boolean || printed.size() != xs.size()) return false;
     for (std::size_t i = 0; i < xs.size(); ++i) {
-        const Real50 expected = real_of(printed[i], c.where() + ".value");
-        if (abs(xs[i] - expected) > tolerance * std::max(abs(expected), Real50(1))) return false;
+        const Mpfr50 expected = real_of(printed[i], c.where() + ".value");
+        if (abs(xs[i] - expected) > tolerance * std::max(abs(expected), Mpfr50(1))) return false;
     }
     return true;
 }
 
 // within: every number in [min, max]; outside: at least one is not. `computed` names the
 // numbers outside the interval.
-bool interval(const Claim& c, const Step<Real50>& step, std::string& computed) {
-    const std::vector<Real50> xs = numbers_of(step);
+bool interval(const Claim& c, const Step<Mpfr50>& step, std::string& computed) {
+    const std::vector<Mpfr50> xs = numbers_of(step);
     computed = all_shown(step, 7);
     if (step.kind == StepKind::undefined || step.kind == StepKind::boolean || xs.empty()) return false;
     std::vector<std::string> out;
-    for (const Real50& x : xs) {
+    for (const Mpfr50& x : xs) {
         const bool below = !c.min.empty() && x < real_of(c.min, c.where() + ".min");
         const bool above = !c.max.empty() && x > real_of(c.max, c.where() + ".max");
         if (below || above) out.push_back(shown(x, step.kind, 7));
@@ -276,7 +276,7 @@ ClaimSet read_claims(const std::filesystem::path& path) {
     return set;
 }
 
-ClaimResult evaluate_claim(const Claim& claim, const Step<Real50>& step) {
+ClaimResult evaluate_claim(const Claim& claim, const Step<Mpfr50>& step) {
     std::string computed;
     bool agrees = false;
     switch (claim.rule) {

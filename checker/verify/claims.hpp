@@ -78,7 +78,7 @@ struct ClaimResult {
 
 // Applies the claim's rule to its step (computed at 50 digits). A value text that does not suit
 // the rule is an InputFileError naming the claim.
-ClaimResult evaluate_claim(const Claim& claim, const Step<Real50>& step);
+ClaimResult evaluate_claim(const Claim& claim, const Step<Mpfr50>& step);
 
 // The verdict of a claim whose step could not be computed.
 ClaimResult failed_claim(const std::string& error);

@@ -56,7 +56,7 @@ int rerun_at(const Context& context, const std::vector<std::string>& ids, int di
 
 int list_worked(const Context& context) {
     for (const std::string& id : worked_ids()) {
-        const Worked<Real50> w = compute_worked<Real50>(id, context.root);
+        const Worked<Mpfr50> w = compute_worked<Mpfr50>(id, context.root);
         fmt::print("{:<18} {:>3} {}  {}\n", id, w.steps.size(), tr(context.lang, "steps", "步"), w.title.in(context.lang));
     }
     fmt::print("\n{}\n", tr(context.lang,
@@ -87,8 +87,8 @@ int rerun(const Context& context, const RerunOptions& options) {
         ids.push_back(id);
     }
     // 50 digits carry every step to 45 correct digits; beyond that, compute at 100.
-    return options.digits > 45 ? rerun_at<Real100>(context, ids, options.digits)
-                               : rerun_at<Real50>(context, ids, options.digits);
+    return options.digits > 45 ? rerun_at<Mpfr100>(context, ids, options.digits)
+                               : rerun_at<Mpfr50>(context, ids, options.digits);
 }
 
 }  // namespace

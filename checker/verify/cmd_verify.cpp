@@ -28,14 +28,14 @@ struct Checked {
 // Every worked example at 50 digits; an example that throws is recorded, so that only the
 // claims resting on it fail. Bad data files still stop the run (exit 2).
 struct ComputedSteps {
-    std::map<std::string, Worked<Real50>> worked;
+    std::map<std::string, Worked<Mpfr50>> worked;
     std::map<std::string, std::string> errors;  // example id -> what went wrong
-    std::map<std::string, const Step<Real50>*> steps;
+    std::map<std::string, const Step<Mpfr50>*> steps;
 
     explicit ComputedSteps(const std::filesystem::path& root) {
         for (const std::string& id : worked_ids()) {
             try {
-                worked.emplace(id, compute_worked<Real50>(id, root));
+                worked.emplace(id, compute_worked<Mpfr50>(id, root));
             } catch (const InputFileError&) {
                 throw;
             } catch (const std::exception& e) {
@@ -43,7 +43,7 @@ struct ComputedSteps {
             }
         }
         for (const auto& [id, w] : worked)
-            for (const Step<Real50>& s : w.steps) steps[s.id] = &s;
+            for (const Step<Mpfr50>& s : w.steps) steps[s.id] = &s;
     }
 };
 

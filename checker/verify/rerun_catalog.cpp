@@ -70,9 +70,9 @@ Worked<T> compute_worked(const std::string& id, const std::filesystem::path& roo
     throw std::out_of_range("no worked example '" + id + "'");
 }
 
-template ConfigFacts<Real50> read_config_facts<Real50>(const std::filesystem::path&);
-template ConfigFacts<Real100> read_config_facts<Real100>(const std::filesystem::path&);
-template Worked<Real50> compute_worked<Real50>(const std::string&, const std::filesystem::path&);
-template Worked<Real100> compute_worked<Real100>(const std::string&, const std::filesystem::path&);
+template ConfigFacts<Mpfr50> read_config_facts<Mpfr50>(const std::filesystem::path&);
+template ConfigFacts<Mpfr100> read_config_facts<Mpfr100>(const std::filesystem::path&);
+template Worked<Mpfr50> compute_worked<Mpfr50>(const std::string&, const std::filesystem::path&);
+template Worked<Mpfr100> compute_worked<Mpfr100>(const std::string&, const std::filesystem::path&);
 
 }  // namespace blockcheck

@@ -1,4 +1,4 @@
-// The high-precision scalar types, and pi and angle conversion at every precision.
+// The block's MPFR scalar types, and pi and angle conversion at every precision.
 #pragma once
 
 #include "base/decimal.hpp"
@@ -9,11 +9,13 @@ namespace blockcheck {
 
 namespace mp = boost::multiprecision;
 
-// The high-precision scalars. MPFR on the stack: correctly rounded exp/sin/cos and
-// about 5x faster transcendental calls than cpp_bin_float (see `blockcheck bench`).
+// The block's high-precision scalars, for its runs in verify, rerun, compare and forward: MPFR
+// on the stack, with correctly rounded exp/sin/cos about 5x faster than cpp_bin_float's (see
+// `blockcheck bench`). The protocol's portable reference, which the reference answers and the
+// grader use, is Real (base/real.hpp). Named by their backend and digits: Mpfr50, Mpfr100.
 // Expression templates are off so that `auto x = a + b;` is a number.
-using Real50 = mp::number<mp::mpfr_float_backend<50, mp::allocate_stack>, mp::et_off>;
-using Real100 = mp::number<mp::mpfr_float_backend<100, mp::allocate_stack>, mp::et_off>;
+using Mpfr50 = mp::number<mp::mpfr_float_backend<50, mp::allocate_stack>, mp::et_off>;
+using Mpfr100 = mp::number<mp::mpfr_float_backend<100, mp::allocate_stack>, mp::et_off>;
 
 // pi at T's precision.
 template <class T>

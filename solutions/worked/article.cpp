@@ -337,7 +337,7 @@ Worked<T> rope_demo_example() {
     template Worked<T> silu_gate_example<T>();                                    \
     template Worked<T> position_blind_attention_example<T>();                     \
     template Worked<T> rope_demo_example<T>();
-BLOCKCHECK_WORKED_ARTICLE(Real50)
-BLOCKCHECK_WORKED_ARTICLE(Real100)
+BLOCKCHECK_WORKED_ARTICLE(Mpfr50)
+BLOCKCHECK_WORKED_ARTICLE(Mpfr100)
 
 }  // namespace blockcheck

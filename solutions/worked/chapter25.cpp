@@ -340,7 +340,7 @@ Worked<T> block_trace_example(const BlockConfig<T>& c, const BlockWeights<T>& we
     template Worked<T> ffn_count_example<T>();                                                              \
     template Worked<T> modern_config_example<T>(const ConfigFacts<T>&);                                     \
     template Worked<T> block_trace_example<T>(const BlockConfig<T>&, const BlockWeights<T>&, const Matrix<T>&, long);
-BLOCKCHECK_WORKED_CH25(Real50)
-BLOCKCHECK_WORKED_CH25(Real100)
+BLOCKCHECK_WORKED_CH25(Mpfr50)
+BLOCKCHECK_WORKED_CH25(Mpfr100)
 
 }  // namespace blockcheck

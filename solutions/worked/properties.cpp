@@ -183,7 +183,7 @@ Worked<T> block_properties_example(const BlockConfig<T>& modern) {
     return w;
 }
 
-template Worked<Real50> block_properties_example<Real50>(const BlockConfig<Real50>&);
-template Worked<Real100> block_properties_example<Real100>(const BlockConfig<Real100>&);
+template Worked<Mpfr50> block_properties_example<Mpfr50>(const BlockConfig<Mpfr50>&);
+template Worked<Mpfr100> block_properties_example<Mpfr100>(const BlockConfig<Mpfr100>&);
 
 }  // namespace blockcheck

@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const InputFileError&) {
     }
     try {
-        read_block_case<Real50>(json, "fuzz.json");
+        read_block_case<Mpfr50>(json, "fuzz.json");
     } catch (const InputFileError&) {
     }
     return 0;

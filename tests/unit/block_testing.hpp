@@ -14,7 +14,7 @@ namespace blockcheck::testing {
 template <class T>
 T tolerance() {
     if constexpr (std::is_same_v<T, double>) return 1e-12;
-    else if constexpr (std::is_same_v<T, Real50>) return parse_real<T>("1e-45");
+    else if constexpr (std::is_same_v<T, Mpfr50>) return parse_real<T>("1e-45");
     else return parse_real<T>("1e-95");
 }
 

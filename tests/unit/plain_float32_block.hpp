@@ -37,10 +37,10 @@ inline Rows to_float(const Matrix<double>& m) {
     return r;
 }
 
-inline Matrix<Real50> to_real(const Rows& r) {
-    Matrix<Real50> m(r.size(), r.empty() ? 0 : r[0].size());
+inline Matrix<Mpfr50> to_real(const Rows& r) {
+    Matrix<Mpfr50> m(r.size(), r.empty() ? 0 : r[0].size());
     for (std::size_t i = 0; i < m.rows; ++i)
-        for (std::size_t j = 0; j < m.cols; ++j) m(i, j) = Real50(static_cast<double>(r[i][j]));
+        for (std::size_t j = 0; j < m.cols; ++j) m(i, j) = Mpfr50(static_cast<double>(r[i][j]));
     return m;
 }
 
@@ -119,13 +119,13 @@ inline Rows attention(const Rows& q, const Rows& k, const Rows& v, const BlockCo
 }  // namespace plain
 
 // The block in float32, its stages under the --trace names.
-inline Trace<Real50> plain_float32_forward(const BlockCase<double>& bc, PlantedBugs bugs = {}) {
+inline Trace<Mpfr50> plain_float32_forward(const BlockCase<double>& bc, PlantedBugs bugs = {}) {
     using namespace plain;
     const BlockConfig<double>& c = bc.config;
     const BlockWeights<double>& w = bc.weights;
     const float eps = bugs.typed_eps != 0 ? bugs.typed_eps : static_cast<float>(c.rms_norm_eps);
     const bool as_stored = bugs.square_weights_as_stored;
-    Trace<Real50> trace;
+    Trace<Mpfr50> trace;
     auto record = [&](const char* name, const Rows& r) { trace.add(name, to_real(r)); };
     const Rows x = to_float(bc.input);
     const Rows n = rmsnorm(x, w.attn_norm, eps, bugs.eps_outside_sqrt, bugs.one_plus_gain);

@@ -76,12 +76,12 @@ inline nlohmann::ordered_json porting_case(const PortingShape& s, unsigned long 
 // compare's search on the float32 port of `json` with `bugs` planted; the port's output alone, or
 // its whole trace.
 inline MistakeSearch search_port(const nlohmann::ordered_json& json, const PlantedBugs& bugs, bool whole_trace = false) {
-    const BlockCase<Real50> bc = read_block_case<Real50>(json, "porting case");
-    Trace<Real50> reference;
+    const BlockCase<Mpfr50> bc = read_block_case<Mpfr50>(json, "porting case");
+    Trace<Mpfr50> reference;
     block_case_forward(bc, &reference);
-    Trace<Real50> given = plain_float32_forward(read_block_case<double>(json, "porting case"), bugs);
+    Trace<Mpfr50> given = plain_float32_forward(read_block_case<double>(json, "porting case"), bugs);
     if (!whole_trace) {
-        Trace<Real50> output;
+        Trace<Mpfr50> output;
         output.add("output", given.at("output"));
         given = output;
     }

@@ -13,7 +13,7 @@ Json modern_case() { return read_json_exact(std::string(BLOCKCHECK_SOURCE_DIR) +
 
 std::string refusal(const Json& json) {
     try {
-        read_block_case<Real50>(json, "case.json");
+        read_block_case<Mpfr50>(json, "case.json");
     } catch (const InputFileError& e) {
         return e.what();
     }
@@ -22,17 +22,17 @@ std::string refusal(const Json& json) {
 }  // namespace
 
 TEST_CASE("the modern block case reads at every precision") {
-    const auto bc = read_block_case<Real50>(modern_case(), "modern-small.json");
+    const auto bc = read_block_case<Mpfr50>(modern_case(), "modern-small.json");
     CHECK(bc.config.hidden_size == 12);
     CHECK(bc.config.query_heads * bc.config.head_dim == 12);
-    CHECK(bc.config.rms_norm_eps == parse_real<Real50>("0.000001"));
+    CHECK(bc.config.rms_norm_eps == parse_real<Mpfr50>("0.000001"));
     CHECK(bc.input.rows == 4);
     CHECK(read_block_case<double>(modern_case(), "x").weights.down.rows == 32);
 }
 
 TEST_CASE("decimal strings and JSON numbers are read exactly") {
     const Json j = parse_json_exact(R"({"a": 0.1, "b": "0.1", "c": 3})", "t");
-    CHECK(parse_real<Real50>(decimal_text(j["a"], "a")) == parse_real<Real50>("0.1"));
+    CHECK(parse_real<Mpfr50>(decimal_text(j["a"], "a")) == parse_real<Mpfr50>("0.1"));
     CHECK(decimal_text(j["b"], "b") == "0.1");
     CHECK(decimal_text(j["c"], "c") == "3");
 }
@@ -142,23 +142,23 @@ TEST_CASE("rope_scaling reads as Hugging Face writes it, and the old spellings k
     SUBCASE("rope_type llama3") {
         j["config"]["rope_scaling"] = parse_json_exact(R"({"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
             "high_freq_factor": 4.0, "original_max_position_embeddings": 8192})", "t");
-        const auto c = read_block_case<Real50>(j, "x").config;
+        const auto c = read_block_case<Mpfr50>(j, "x").config;
         CHECK(c.rope_scaling.type == RopeScalingType::llama3);
         CHECK(c.rope_scaling.original_context == 8192);
         CHECK(c.rope_scaling.high_freq_factor == 4);
     }
     SUBCASE("old type ntk") {
         j["config"]["rope_scaling"] = {{"type", "ntk"}, {"factor", 4}};
-        CHECK(read_block_case<Real50>(j, "x").config.rope_scaling.type == RopeScalingType::ntk);
+        CHECK(read_block_case<Mpfr50>(j, "x").config.rope_scaling.type == RopeScalingType::ntk);
     }
     SUBCASE("both spellings, agreeing") {
         j["config"]["rope_scaling"] = {{"type", "linear"}, {"rope_type", "linear"}, {"factor", 2}};
-        CHECK(read_block_case<Real50>(j, "x").config.rope_scaling.factor == 2);
+        CHECK(read_block_case<Mpfr50>(j, "x").config.rope_scaling.factor == 2);
     }
     SUBCASE("yarn's factor from max / original") {
         j["config"]["max_position_embeddings"] = 131072;
         j["config"]["rope_scaling"] = {{"rope_type", "yarn"}, {"factor", 4}, {"original_max_position_embeddings", 32768}};
-        CHECK(read_block_case<Real50>(j, "x").config.rope_scaling.factor == 4);
+        CHECK(read_block_case<Mpfr50>(j, "x").config.rope_scaling.factor == 4);
         j["config"]["rope_scaling"]["factor"] = 8;
         CHECK(refusal(j) == "case.json: config.rope_scaling.factor: 8 disagrees with max_position_embeddings / "
                             "original_max_position_embeddings = 131072 / 32768");
@@ -181,10 +181,10 @@ TEST_CASE("rope_scaling reads as Hugging Face writes it, and the old spellings k
 
 TEST_CASE("a cached block is a KV cache the new rows attend over") {
     const std::string file = std::string(BLOCKCHECK_SOURCE_DIR) + "/data/cases/long-cached.json";
-    const BlockCase<Real50> bc = read_block_case<Real50>(read_json_exact(file), file);
+    const BlockCase<Mpfr50> bc = read_block_case<Mpfr50>(read_json_exact(file), file);
     CHECK(bc.cached.positions == std::vector<long>{40, 70, 99});
     // The same rows without the cache give a different output: the cache is attended over.
-    BlockCase<Real50> fresh = bc;
+    BlockCase<Mpfr50> fresh = bc;
     fresh.cached = {};
     CHECK(block_case_forward(bc).values != block_case_forward(fresh).values);
     Json j = read_json_exact(file);

@@ -24,10 +24,10 @@ struct Verdict {
 
 Verdict grade(const std::string& name, PlantedBugs bugs) {
     const auto json = read_json_exact(case_path(name));
-    const BlockCase<Real50> bc = read_block_case<Real50>(json, name);
-    Trace<Real50> reference;
+    const BlockCase<Mpfr50> bc = read_block_case<Mpfr50>(json, name);
+    Trace<Mpfr50> reference;
     block_case_forward(bc, &reference);
-    const Trace<Real50> given = plain_float32_forward(read_block_case<double>(json, name), bugs);
+    const Trace<Mpfr50> given = plain_float32_forward(read_block_case<double>(json, name), bugs);
     const auto stages = compare_stages(given, reference, bc.config, bc.input.rows, DType::float32);
     REQUIRE(stages.size() == given.size());
     const StageErrors* first = first_stage_outside(stages);
@@ -66,7 +66,7 @@ TEST_CASE("stage tolerances grow with eps and the square root of the depth") {
     CHECK(derived_tolerance(DType::float32, 100, 2.0).rtol == doctest::Approx(4 * std::ldexp(1.0, -23) * 10));
     CHECK(derived_tolerance(DType::float32, 100, 2.0).atol == doctest::Approx(8 * std::ldexp(1.0, -23) * 10));
     CHECK(derived_tolerance(DType::bfloat16, 1, 1.0).rtol == doctest::Approx(4 * std::ldexp(1.0, -7)));
-    BlockConfig<Real50> c;
+    BlockConfig<Mpfr50> c;
     c.hidden_size = 12, c.head_dim = 4, c.query_heads = 3, c.ffn_hidden_size = 32;
     CHECK(stage_depth("N", c, 4) == 12);
     CHECK(stage_depth("Q", c, 4) < stage_depth("Q_rotated", c, 4));
@@ -75,11 +75,11 @@ TEST_CASE("stage tolerances grow with eps and the square root of the depth") {
 }
 
 TEST_CASE("NaN and infinity in an output are findings, where they are") {
-    Matrix<Real50> ref(2, 2), given(2, 2);
-    ref.values = {Real50(1), Real50(2), Real50(3), Real50(4)};
+    Matrix<Mpfr50> ref(2, 2), given(2, 2);
+    ref.values = {Mpfr50(1), Mpfr50(2), Mpfr50(3), Mpfr50(4)};
     given = ref;
-    given(1, 0) = std::numeric_limits<Real50>::quiet_NaN();
-    given(1, 1) = std::numeric_limits<Real50>::infinity();
+    given(1, 0) = std::numeric_limits<Mpfr50>::quiet_NaN();
+    given(1, 1) = std::numeric_limits<Mpfr50>::infinity();
     const StageErrors s = stage_errors("output", given, ref, derived_tolerance(DType::float32, 10, 4.0));
     CHECK_FALSE(s.within());
     CHECK(s.nonfinite == 2);
@@ -90,9 +90,9 @@ TEST_CASE("NaN and infinity in an output are findings, where they are") {
 }
 
 TEST_CASE("the worst relative element is named with its small reference") {
-    Matrix<Real50> ref(1, 3), given(1, 3);
-    ref.values = {Real50(10), Real50("1e-12"), Real50(-5)};
-    given.values = {Real50(10) + Real50("1e-15"), Real50("1e-12") + Real50("8.9e-16"), Real50(-5)};
+    Matrix<Mpfr50> ref(1, 3), given(1, 3);
+    ref.values = {Mpfr50(10), Mpfr50("1e-12"), Mpfr50(-5)};
+    given.values = {Mpfr50(10) + Mpfr50("1e-15"), Mpfr50("1e-12") + Mpfr50("8.9e-16"), Mpfr50(-5)};
     const StageErrors s = stage_errors("output", given, ref, derived_tolerance(DType::float64, 50, 10.0));
     CHECK(s.worst_rel.col == 1);
     CHECK(s.max_rel == doctest::Approx(8.9e-4));
@@ -107,9 +107,9 @@ TEST_CASE("Python's json.dump NaN and Infinity are read as non-finite outputs") 
     TempDir dir("compare");
     const auto file = dir.path / "out.json";
     std::ofstream(file) << "{\"output\": [[NaN, 1.0], [2.0, -Infinity]]}";
-    Trace<Real50> reference;
-    reference.add("output", Matrix<Real50>(2, 2));
-    const Trace<Real50> given = read_block_output(file, reference);
+    Trace<Mpfr50> reference;
+    reference.add("output", Matrix<Mpfr50>(2, 2));
+    const Trace<Mpfr50> given = read_block_output(file, reference);
     using std::isinf;
     using std::isnan;
     REQUIRE(given.size() == 1);
@@ -122,8 +122,8 @@ TEST_CASE("an output carrying an unknown stage name is refused naming it") {
     TempDir dir("compare");
     const auto file = dir.path / "out.json";
     std::ofstream(file) << R"({"output": [[1]], "trace": {"Qrot": [[1]]}})";
-    Trace<Real50> reference;
-    reference.add("Q", Matrix<Real50>(1, 1));
-    reference.add("output", Matrix<Real50>(1, 1));
+    Trace<Mpfr50> reference;
+    reference.add("Q", Matrix<Mpfr50>(1, 1));
+    reference.add("output", Matrix<Mpfr50>(1, 1));
     CHECK_THROWS_WITH(read_block_output(file, reference), doctest::Contains("trace.Qrot: not a --trace name"));
 }

@@ -13,7 +13,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-RopeConfig<Real50> hf_config(const std::string& text) { return read_rope_config<Real50>(parse_json_exact(text, "t"), "config.json"); }
+RopeConfig<Mpfr50> hf_config(const std::string& text) { return read_rope_config<Mpfr50>(parse_json_exact(text, "t"), "config.json"); }
 
 std::string hf_refusal(const std::string& text) {
     try {
@@ -41,20 +41,20 @@ TEST_CASE("rope config: every long case's configuration, read as a config.json, 
         CAPTURE(name);
         const auto path = repository() / "data/cases" / name;
         const Json json = read_json_exact(path);
-        const BlockCase<Real50> bc = read_case_file<Real50>(path);
-        const RopeConfig<Real50> rc = read_rope_config<Real50>(config_json_of_case(json["config"]), name);
+        const BlockCase<Mpfr50> bc = read_case_file<Mpfr50>(path);
+        const RopeConfig<Mpfr50> rc = read_rope_config<Mpfr50>(config_json_of_case(json["config"]), name);
         CHECK(rc.rotary_dim == bc.config.head_dim);
         CHECK(rc.scaling.type == bc.config.rope_scaling.type);
         const std::size_t length = static_cast<std::size_t>(bc.start_position) + bc.input.rows;
         for (std::size_t l : {std::size_t(1), length, 4 * length}) {
             CAPTURE(l);
-            const Rope<Real50> block = bc.config.rope(l);
+            const Rope<Mpfr50> block = bc.config.rope(l);
             const RopeTensors t = rope_tensors(rc, {0, static_cast<long>(l) - 1});
             REQUIRE(t.inv_freq.size() == block.inverse_frequencies.size());
             for (std::size_t i = 0; i < t.inv_freq.size(); ++i)
                 CHECK(t.inv_freq[i] == block.inverse_frequencies[i] / block.position_divisor);  // exact at 50 digits
             CHECK(t.attention_factor == block.attention_factor);
-            const RopeTurn<Real50> turn = rope_turn(block, Real50(static_cast<long>(l) - 1));
+            const RopeTurn<Mpfr50> turn = rope_turn(block, Mpfr50(static_cast<long>(l) - 1));
             for (std::size_t i = 0; i < t.inv_freq.size(); ++i) CHECK(t.cos(1, i) == turn.cos[i]);
         }
     }
@@ -62,11 +62,11 @@ TEST_CASE("rope config: every long case's configuration, read as a config.json, 
 
 TEST_CASE("rope config: Hugging Face's spellings of the scaling are read alike") {
     const std::string head = R"({"hidden_size": 4096, "num_attention_heads": 32, "rope_theta": 10000.0, "max_position_embeddings": 4096, )";
-    const RopeConfig<Real50> by_type = hf_config(head + R"("rope_scaling": {"type": "dynamic", "factor": 2.0}})");
-    const RopeConfig<Real50> by_rope_type = hf_config(head + R"("rope_scaling": {"rope_type": "dynamic", "factor": 2.0}})");
-    const RopeConfig<Real50> with_original = hf_config(
+    const RopeConfig<Mpfr50> by_type = hf_config(head + R"("rope_scaling": {"type": "dynamic", "factor": 2.0}})");
+    const RopeConfig<Mpfr50> by_rope_type = hf_config(head + R"("rope_scaling": {"rope_type": "dynamic", "factor": 2.0}})");
+    const RopeConfig<Mpfr50> with_original = hf_config(
         head + R"("rope_scaling": {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 4096}})");
-    for (const RopeConfig<Real50>* c : {&by_type, &by_rope_type, &with_original}) {
+    for (const RopeConfig<Mpfr50>* c : {&by_type, &by_rope_type, &with_original}) {
         CHECK(c->head_dim == 128);  // hidden_size / num_attention_heads
         CHECK(c->scaling.type == RopeScalingType::dynamic);
         CHECK(c->scaling.original_context == 4096);
@@ -78,12 +78,12 @@ TEST_CASE("rope config: Hugging Face's spellings of the scaling are read alike")
           "dynamic NTK takes its original context from both, so they must be equal");
 
     // null scaling, no rope_theta (LlamaConfig's 10000), transformers 5's rope_parameters.
-    const RopeConfig<Real50> plain = hf_config(R"({"head_dim": 64, "max_position_embeddings": 2048, "rope_scaling": null})");
+    const RopeConfig<Mpfr50> plain = hf_config(R"({"head_dim": 64, "max_position_embeddings": 2048, "rope_scaling": null})");
     CHECK(plain.scaling.type == RopeScalingType::none);
     CHECK(plain.theta == 10000);
     CHECK(plain.notes.size() == 1);
     CHECK(plain.default_positions() == std::vector<long>{0, 2047});
-    const RopeConfig<Real50> v5 = hf_config(R"({"head_dim": 128, "max_position_embeddings": 131072, "rope_parameters":
+    const RopeConfig<Mpfr50> v5 = hf_config(R"({"head_dim": 128, "max_position_embeddings": 131072, "rope_parameters":
         {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
          "original_max_position_embeddings": 8192}})");
     CHECK(v5.theta == 500000);
@@ -91,7 +91,7 @@ TEST_CASE("rope config: Hugging Face's spellings of the scaling are read alike")
     CHECK(v5.default_positions() == std::vector<long>{0, 8191, 8192, 131071});
 
     // partial_rotary_factor: RoPE turns int(head_dim * factor) coordinates.
-    const RopeConfig<Real50> partial = hf_config(R"({"hidden_size": 2560, "num_attention_heads": 32,
+    const RopeConfig<Mpfr50> partial = hf_config(R"({"hidden_size": 2560, "num_attention_heads": 32,
         "partial_rotary_factor": 0.4, "max_position_embeddings": 2048})");
     CHECK(partial.head_dim == 80);
     CHECK(partial.rotary_dim == 32);
@@ -102,7 +102,7 @@ TEST_CASE("rope config: Hugging Face's spellings of the scaling are read alike")
                 {"original_max_position_embeddings", 4096}, {"rope_theta", 10000}};
     phi["rope_scaling"] = {{"type", "su"}, {"long_factor", std::vector<std::string>(48, "2.0")},
                            {"short_factor", std::vector<std::string>(48, "1.0")}};
-    const RopeConfig<Real50> phi3 = read_rope_config<Real50>(phi, "phi3.json");
+    const RopeConfig<Mpfr50> phi3 = read_rope_config<Mpfr50>(phi, "phi3.json");
     CHECK(phi3.scaling.type == RopeScalingType::longrope);
     CHECK(phi3.scaling.original_context == 4096);
     CHECK(phi3.scaling.factor == 32);

@@ -22,7 +22,7 @@ struct Float32Rope {
     std::vector<std::vector<float>> cos, sin;
 };
 
-double f32_real(const Real50& x) { return x.convert_to<double>(); }
+double f32_real(const Mpfr50& x) { return x.convert_to<double>(); }
 
 // base ** (arange(0, dim, 2).float() / dim), in float32.
 std::vector<float> f32_powers(double base, std::size_t dim) {
@@ -37,8 +37,8 @@ std::vector<float> f32_default(double base, std::size_t dim) {
     return inv;
 }
 
-std::vector<float> f32_yarn(const RopeConfig<Real50>& c) {
-    const RopeScaling<Real50>& s = c.scaling;
+std::vector<float> f32_yarn(const RopeConfig<Mpfr50>& c) {
+    const RopeScaling<Mpfr50>& s = c.scaling;
     const double base = f32_real(c.theta), factor = f32_real(s.factor), dim = double(c.rotary_dim);
     auto correction = [&](double rotations) {
         return dim * std::log(double(s.original_context) / (rotations * 2 * M_PI)) / (2 * std::log(base));
@@ -56,8 +56,8 @@ std::vector<float> f32_yarn(const RopeConfig<Real50>& c) {
     return inv;
 }
 
-std::vector<float> f32_llama3(const RopeConfig<Real50>& c, bool band_skipped) {
-    const RopeScaling<Real50>& s = c.scaling;
+std::vector<float> f32_llama3(const RopeConfig<Mpfr50>& c, bool band_skipped) {
+    const RopeScaling<Mpfr50>& s = c.scaling;
     const float factor = float(f32_real(s.factor)), low = float(f32_real(s.low_freq_factor)), high = float(f32_real(s.high_freq_factor));
     const double old = double(s.original_context);
     std::vector<float> inv = f32_default(f32_real(c.theta), c.rotary_dim);
@@ -74,8 +74,8 @@ std::vector<float> f32_llama3(const RopeConfig<Real50>& c, bool band_skipped) {
 }
 
 // The port on `positions`, with one mistake planted.
-Float32Rope f32_rope(const RopeConfig<Real50>& c, const std::vector<long>& positions, RopeScalingMistake mistake) {
-    const RopeScaling<Real50>& s = c.scaling;
+Float32Rope f32_rope(const RopeConfig<Mpfr50>& c, const std::vector<long>& positions, RopeScalingMistake mistake) {
+    const RopeScaling<Mpfr50>& s = c.scaling;
     const double base = f32_real(c.theta), factor = f32_real(s.factor), dim = double(c.rotary_dim);
     const double length = double(positions.back() + 1), original = double(s.original_context);
     Float32Rope r;
@@ -97,7 +97,7 @@ Float32Rope f32_rope(const RopeConfig<Real50>& c, const std::vector<long>& posit
         attention = s.attention_factor ? f32_real(*s.attention_factor) : 0.1 * std::log(factor) + 1;
     }
     if (type == RopeScalingType::longrope) {
-        const Vector<Real50>& list = length > original ? s.long_factor : s.short_factor;
+        const Vector<Mpfr50>& list = length > original ? s.long_factor : s.short_factor;
         const std::vector<float> pos = f32_powers(base, c.rotary_dim);
         for (std::size_t i = 0; i < pos.size(); ++i) r.inv_freq.push_back(1.0f / (float(f32_real(list[i])) * pos[i]));
         attention = std::sqrt(1 + std::log(factor) / std::log(original));
@@ -123,7 +123,7 @@ Tensor f32_tensor(std::vector<std::size_t> shape, const std::vector<float>& valu
 }
 
 // Every tensor of the port, as `rope --compare` reads them (cos and sin one column per pair).
-std::vector<RopeGiven> f32_dump(const RopeConfig<Real50>& c, const std::vector<long>& positions, RopeScalingMistake mistake) {
+std::vector<RopeGiven> f32_dump(const RopeConfig<Mpfr50>& c, const std::vector<long>& positions, RopeScalingMistake mistake) {
     const Float32Rope r = f32_rope(c, positions, mistake);
     const std::size_t pairs = r.inv_freq.size();
     std::vector<float> cos, sin;
@@ -137,13 +137,13 @@ std::vector<RopeGiven> f32_dump(const RopeConfig<Real50>& c, const std::vector<l
             rope_given("sin", f32_tensor({1, positions.size(), pairs}, sin), "dump", positions.size(), pairs)};
 }
 
-RopeConfig<Real50> fixture_config(const std::string& name) {
-    return read_rope_config_file<Real50>(repository() / "tests/fixtures/rope" / name);
+RopeConfig<Mpfr50> fixture_config(const std::string& name) {
+    return read_rope_config_file<Mpfr50>(repository() / "tests/fixtures/rope" / name);
 }
 
 // The honest port passes and names nothing; each visible mistake planted is named alone; the
 // invisible ones are the `invisible` list.
-void check_dumps(const RopeConfig<Real50>& c, const std::vector<long>& positions, const std::vector<std::string>& invisible) {
+void check_dumps(const RopeConfig<Mpfr50>& c, const std::vector<long>& positions, const std::vector<std::string>& invisible) {
     const RopeVerdict honest = judge_rope_dump(f32_dump(c, positions, RopeScalingMistake::none), c, positions, DType::float32);
     for (const RopeGrade& g : honest.grades) CHECK_MESSAGE(g.within(), g.name << " " << g.worst_at << " uses " << g.worst_use);
     CHECK(honest.named.empty());
@@ -172,7 +172,7 @@ TEST_CASE("rope dump: YaRN's attention factor missing or twice is named; on the 
 }
 
 TEST_CASE("rope dump: dynamic NTK at the wrong length is named, and only at lengths that show it") {
-    const RopeConfig<Real50> c = fixture_config("dynamic-config.json");
+    const RopeConfig<Mpfr50> c = fixture_config("dynamic-config.json");
     const std::vector<std::string> not_dynamic = {"yarn_attention_factor_missing", "yarn_attention_factor_twice",
                                                   "yarn_attention_factor_on_scores", "llama3_band_skipped"};
     std::vector<std::string> invisible = not_dynamic;
@@ -188,11 +188,11 @@ TEST_CASE("rope dump: linear, LongRoPE and unscaled configurations") {
                                                        "yarn_attention_factor_on_scores", "llama3_band_skipped",
                                                        "dynamic_ntk_at_longest_context", "dynamic_ntk_unclamped"};
     const std::string head = R"({"hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 16384, )";
-    check_dumps(read_rope_config<Real50>(parse_json_exact(head + R"("rope_scaling": {"type": "linear", "factor": 4.0}})", "t"), "t"),
+    check_dumps(read_rope_config<Mpfr50>(parse_json_exact(head + R"("rope_scaling": {"type": "linear", "factor": 4.0}})", "t"), "t"),
                 {0, 4095, 16383}, yarn_and_dynamic);
     std::vector<std::string> all;
     for (const auto& [id, mistake] : rope_mistake_ids) all.emplace_back(id);
-    check_dumps(read_rope_config<Real50>(parse_json_exact(head + R"("rope_theta": 1000000.0})", "t"), "t"), {0, 16383}, all);
+    check_dumps(read_rope_config<Mpfr50>(parse_json_exact(head + R"("rope_theta": 1000000.0})", "t"), "t"), {0, 16383}, all);
 
     Json phi = {{"hidden_size", 3072}, {"num_attention_heads", 32}, {"max_position_embeddings", 131072}, {"rope_theta", 10000}};
     phi["rope_scaling"] = {{"rope_type", "longrope"}, {"original_max_position_embeddings", 4096}};
@@ -202,11 +202,11 @@ TEST_CASE("rope dump: linear, LongRoPE and unscaled configurations") {
     }
     std::vector<std::string> invisible = yarn_and_dynamic;
     invisible.erase(invisible.begin(), invisible.begin() + 2);  // LongRoPE has an attention factor too
-    check_dumps(read_rope_config<Real50>(phi, "phi.json"), {0, 4095, 131071}, invisible);
+    check_dumps(read_rope_config<Mpfr50>(phi, "phi.json"), {0, 4095, 131071}, invisible);
 }
 
 TEST_CASE("rope dump: cos at a full head's width in either layout, and shapes that fit nothing") {
-    const RopeConfig<Real50> c = fixture_config("llama-3.1-8b-config.json");
+    const RopeConfig<Mpfr50> c = fixture_config("llama-3.1-8b-config.json");
     const std::vector<long> positions = {0, 9000};
     const Float32Rope r = f32_rope(c, positions, RopeScalingMistake::none);
     std::vector<float> half, interleaved;

@@ -174,8 +174,8 @@ TEST_CASE("a case exported to safetensors reads back to the same block, interlea
         const std::filesystem::path source = std::string(BLOCKCHECK_SOURCE_DIR) + "/data/cases/" + name;
         const auto written = export_case(source, dir.path / "layer.safetensors");
         REQUIRE(written.size() == 3);
-        const BlockCase<Real50> a = read_case_file<Real50>(source);
-        const BlockCase<Real50> b = read_case_file<Real50>(dir.path / "layer.case.json");
+        const BlockCase<Mpfr50> a = read_case_file<Mpfr50>(source);
+        const BlockCase<Mpfr50> b = read_case_file<Mpfr50>(dir.path / "layer.case.json");
         CHECK(a.weights.q.values == b.weights.q.values);
         CHECK(a.weights.k.values == b.weights.k.values);
         CHECK(a.weights.down.values == b.weights.down.values);

@@ -22,7 +22,7 @@ Real rms_first() {
 // The same at 100 digits, printed to `digits` significant digits.
 std::string rms_first_text(int digits) {
     using std::sqrt;
-    return to_decimal(sqrt(parse_real<Real100>("0.72")), digits);
+    return to_decimal(sqrt(parse_real<Mpfr100>("0.72")), digits);
 }
 
 // What an honest double computation prints with %.17g.

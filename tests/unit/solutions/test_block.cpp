@@ -8,7 +8,7 @@
 using namespace blockcheck;
 using namespace blockcheck::testing;
 
-#define SCALARS double, Real50, Real100
+#define SCALARS double, Mpfr50, Mpfr100
 
 namespace {
 template <class T>
@@ -219,17 +219,17 @@ TEST_CASE_TEMPLATE("decoding one position at a time with the KV cache equals the
 
 TEST_CASE("50 digits agree with 100 digits to at least 45 digits") {
     for (std::uint64_t seed : {1u, 2u, 3u}) {
-        auto c100 = small_config<Real100>(4, seed == 3 ? 1 : 2, 6, seed == 2 ? RopeLayout::half : RopeLayout::interleaved,
-                                          RopeScaling<Real100>{RopeScalingType::linear, Real100(4)});
-        auto c50 = small_config<Real50>(c100.query_heads, c100.kv_heads, 6, c100.rope_layout,
-                                        RopeScaling<Real50>{RopeScalingType::linear, Real50(4)});
-        Matrix<Real100> y100 = block_forward(c100, seeded_weights(c100, seed), SeededDyadic(seed).matrix<Real100>(5, 12, 40), 5000);
-        Matrix<Real50> y50 = block_forward(c50, seeded_weights(c50, seed), SeededDyadic(seed).matrix<Real50>(5, 12, 40), 5000);
-        Real100 worst(0);
+        auto c100 = small_config<Mpfr100>(4, seed == 3 ? 1 : 2, 6, seed == 2 ? RopeLayout::half : RopeLayout::interleaved,
+                                          RopeScaling<Mpfr100>{RopeScalingType::linear, Mpfr100(4)});
+        auto c50 = small_config<Mpfr50>(c100.query_heads, c100.kv_heads, 6, c100.rope_layout,
+                                        RopeScaling<Mpfr50>{RopeScalingType::linear, Mpfr50(4)});
+        Matrix<Mpfr100> y100 = block_forward(c100, seeded_weights(c100, seed), SeededDyadic(seed).matrix<Mpfr100>(5, 12, 40), 5000);
+        Matrix<Mpfr50> y50 = block_forward(c50, seeded_weights(c50, seed), SeededDyadic(seed).matrix<Mpfr50>(5, 12, 40), 5000);
+        Mpfr100 worst(0);
         for (std::size_t i = 0; i < y50.values.size(); ++i)
-            worst = std::max(worst, relative_difference(Real100(y50.values[i]), y100.values[i]));
+            worst = std::max(worst, relative_difference(Mpfr100(y50.values[i]), y100.values[i]));
         INFO("worst relative difference ", worst.str(3));
-        CHECK(worst < parse_real<Real100>("1e-45"));
+        CHECK(worst < parse_real<Mpfr100>("1e-45"));
     }
 }
 
@@ -239,15 +239,15 @@ TEST_CASE("double against 50 digits on the modern configuration, in double epsil
     // the residual sums can raise the relative error of a small output by the ratio of the
     // operands to the result. 1e4 epsilons (2.2e-12) bounds that with room; the measured worst
     // is printed.
-    auto c50 = small_config<Real50>(3, 3, 4);
+    auto c50 = small_config<Mpfr50>(3, 3, 4);
     c50.ffn_hidden_size = 32;
     auto cd = small_config<double>(3, 3, 4);
     cd.ffn_hidden_size = 32;
-    Matrix<Real50> y50 = block_forward(c50, seeded_weights(c50, 31), SeededDyadic(37).matrix<Real50>(16, 12, 40));
+    Matrix<Mpfr50> y50 = block_forward(c50, seeded_weights(c50, 31), SeededDyadic(37).matrix<Mpfr50>(16, 12, 40));
     Matrix<double> yd = block_forward(cd, seeded_weights(cd, 31), SeededDyadic(37).matrix<double>(16, 12, 40));
     double worst = 0;
     for (std::size_t i = 0; i < yd.values.size(); ++i) {
-        Real50 err = relative_difference(Real50(yd.values[i]), y50.values[i]);
+        Mpfr50 err = relative_difference(Mpfr50(yd.values[i]), y50.values[i]);
         worst = std::max(worst, err.convert_to<double>() / std::numeric_limits<double>::epsilon());
     }
     MESSAGE("worst error of double: ", worst, " epsilons");

@@ -9,7 +9,7 @@ using namespace blockcheck::testing;
 
 namespace {
 
-#define SCALARS double, Real50, Real100
+#define SCALARS double, Mpfr50, Mpfr100
 
 // |a / b - 1|
 template <class T>

@@ -22,15 +22,15 @@ std::string book(const Worked<T>& w, const std::string& step) {
 }  // namespace
 
 TEST_CASE("rerun --digits 40 shows SiLU(1) = e / (1 + e) to 40 digits") {
-    const Worked<Real100> w = compute_worked<Real100>("25.3", repository());
+    const Worked<Mpfr100> w = compute_worked<Mpfr100>("25.3", repository());
     using std::exp;
-    const Real100 e = exp(Real100(1));
-    CHECK(format_inline(w.step("silu-at-1"), 40) == to_decimal(Real100(e / (Real100(1) + e)), 40));
+    const Mpfr100 e = exp(Mpfr100(1));
+    CHECK(format_inline(w.step("silu-at-1"), 40) == to_decimal(Mpfr100(e / (Mpfr100(1) + e)), 40));
     CHECK(format_inline(w.step("silu-at-1"), 40) == "0.7310585786300048792511592418218362743651");
 }
 
 TEST_CASE("rerun 25.1 replays table 25.1 at six decimals, then with the modern frequencies") {
-    const Worked<Real50> w = compute_worked<Real50>("25.1", repository());
+    const Worked<Mpfr50> w = compute_worked<Mpfr50>("25.1", repository());
     CHECK(book(w, "row-2/key") == "[0.000000, 1.000000]");
     CHECK(book(w, "row-3/query") == "[0.000000, 1.000000]");
     CHECK(book(w, "row-3/key") == "[-1.000000, 0.000000]");
@@ -44,7 +44,7 @@ TEST_CASE("rerun 25.1 replays table 25.1 at six decimals, then with the modern f
 }
 
 TEST_CASE("rerun 25.2: squares, their mean, the root mean square, each quotient, LayerNorm, the zero row") {
-    const Worked<Real50> w = compute_worked<Real50>("25.2", repository());
+    const Worked<Mpfr50> w = compute_worked<Mpfr50>("25.2", repository());
     CHECK(book(w, "row/squares") == "[9.000000, 16.000000]");
     CHECK(book(w, "row/mean-square") == "12.500000");
     CHECK(book(w, "row/rms") == "3.535534");
@@ -60,7 +60,7 @@ TEST_CASE("rerun 25.2: squares, their mean, the root mean square, each quotient,
 }
 
 TEST_CASE("rerun 25.3: projections, SiLU, the product, the down projection, and W_d the identity") {
-    const Worked<Real50> w = compute_worked<Real50>("25.3", repository());
+    const Worked<Mpfr50> w = compute_worked<Mpfr50>("25.3", repository());
     CHECK(book(w, "gate") == "[1.000000, -1.000000]");
     CHECK(book(w, "up") == "[2.000000, 3.000000]");
     CHECK(book(w, "silu") == "[0.731059, -0.268941]");
@@ -71,7 +71,7 @@ TEST_CASE("rerun 25.3: projections, SiLU, the product, the down projection, and 
 }
 
 TEST_CASE("rerun table-25.2 prints counts as whole numbers") {
-    const Worked<Real50> w = compute_worked<Real50>("table-25.2", repository());
+    const Worked<Mpfr50> w = compute_worked<Mpfr50>("table-25.2", repository());
     CHECK(book(w, "relu-12-48") == "1152");
     CHECK(book(w, "swiglu-12-48") == "1728");
     CHECK(book(w, "swiglu-12-32") == "1152");
@@ -80,9 +80,9 @@ TEST_CASE("rerun table-25.2 prints counts as whole numbers") {
 }
 
 TEST_CASE("rerun figure-25.1 follows block_forward's trace with the shape at each step") {
-    const Worked<Real50> w = compute_worked<Real50>("figure-25.1", repository());
+    const Worked<Mpfr50> w = compute_worked<Mpfr50>("figure-25.1", repository());
     std::vector<std::string> names;
-    for (const Step<Real50>& s : w.steps) names.push_back(s.id.substr(s.id.find('/') + 1));
+    for (const Step<Mpfr50>& s : w.steps) names.push_back(s.id.substr(s.id.find('/') + 1));
     const std::vector<std::string> order = {"X", "N", "Q", "K", "V", "Q-rotated", "K-rotated", "weights/head-0", "heads",
                                             "attention-output", "R", "M", "gate", "up", "hidden", "down", "output"};
     std::size_t at = 0;
@@ -93,25 +93,25 @@ TEST_CASE("rerun figure-25.1 follows block_forward's trace with the shape at eac
     CHECK(w.step("Q").shape == "[1, 4, 3×4]");
     CHECK(w.step("gate").shape == "[1, 4, 32]");
     CHECK(w.step("output").shape == "[1, 4, 12]");
-    const Matrix<Real50>& weights = w.step("weights/head-0").value;
+    const Matrix<Mpfr50>& weights = w.step("weights/head-0").value;
     for (std::size_t t = 0; t < weights.rows; ++t)
         for (std::size_t j = t + 1; j < weights.cols; ++j) CHECK(weights(t, j) == 0);
     CHECK(book(w, "heads-recomputed") == "0");
 }
 
 TEST_CASE("rerun of the article: the stamp, the squeeze, the groups, the demo's shape") {
-    const Worked<Real50> stamp = compute_worked<Real50>("article-stamp", repository());
+    const Worked<Mpfr50> stamp = compute_worked<Mpfr50>("article-stamp", repository());
     CHECK(book(stamp, "angles-1-to-8") == "[30.000000, 60.000000, 90.000000, 120.000000, 150.000000, 180.000000, 210.000000, 240.000000]");
     CHECK(book(stamp, "period") == "12");
     CHECK(book(stamp, "package-100-looks-like") == "4");
-    const Worked<Real50> pi = compute_worked<Real50>("article-pi", repository());
+    const Worked<Mpfr50> pi = compute_worked<Mpfr50>("article-pi", repository());
     CHECK(book(pi, "factor") == "12.500000");
     CHECK(book(pi, "neighbour-degrees-after") == "2.400000");
     CHECK(book(pi, "angle-at-100") == "240.000000");
-    const Worked<Real50> gqa = compute_worked<Real50>("article-gqa", repository());
+    const Worked<Mpfr50> gqa = compute_worked<Mpfr50>("article-gqa", repository());
     CHECK(book(gqa, "group-size") == "6");
     CHECK(book(gqa, "kv-cache-ratio") == "[48, 8, 1]");
-    const Worked<Real50> demo = compute_worked<Real50>("article-rope-demo", repository());
+    const Worked<Mpfr50> demo = compute_worked<Mpfr50>("article-rope-demo", repository());
     CHECK(book(demo, "output-shape") == "[1, 2, 8, 16]");
     CHECK(book(demo, "output/layout-gap").size() < 10);  // "0" or a rounding-level "1.2e-50"
 }
@@ -119,10 +119,10 @@ TEST_CASE("rerun of the article: the stamp, the squeeze, the groups, the demo's 
 TEST_CASE("every worked example computes; step ids are unique and start with the example's id") {
     std::set<std::string> ids;
     for (const std::string& id : worked_ids()) {
-        const Worked<Real50> w = compute_worked<Real50>(id, repository());
+        const Worked<Mpfr50> w = compute_worked<Mpfr50>(id, repository());
         CHECK(w.id == id);
         CHECK(!w.steps.empty());
-        for (const Step<Real50>& s : w.steps) {
+        for (const Step<Mpfr50>& s : w.steps) {
             INFO(s.id);
             CHECK(s.id.rfind(id + "/", 0) == 0);
             CHECK(ids.insert(s.id).second);
@@ -134,16 +134,16 @@ TEST_CASE("every worked example computes; step ids are unique and start with the
 
 TEST_CASE("50 and 100 digits agree on every step to 45 digits") {
     for (const std::string& id : worked_ids()) {
-        const Worked<Real50> a = compute_worked<Real50>(id, repository());
-        const Worked<Real100> b = compute_worked<Real100>(id, repository());
+        const Worked<Mpfr50> a = compute_worked<Mpfr50>(id, repository());
+        const Worked<Mpfr100> b = compute_worked<Mpfr100>(id, repository());
         REQUIRE(a.steps.size() == b.steps.size());
         for (std::size_t i = 0; i < a.steps.size(); ++i) {
             INFO(a.steps[i].id);
             REQUIRE(a.steps[i].value.values.size() == b.steps[i].value.values.size());
             for (std::size_t j = 0; j < a.steps[i].value.values.size(); ++j) {
                 using std::abs;
-                const Real100 x(a.steps[i].value.values[j]), y = b.steps[i].value.values[j];
-                CHECK(abs(x - y) <= parse_real<Real100>("1e-44") * std::max(abs(y), Real100(1)));
+                const Mpfr100 x(a.steps[i].value.values[j]), y = b.steps[i].value.values[j];
+                CHECK(abs(x - y) <= parse_real<Mpfr100>("1e-44") * std::max(abs(y), Mpfr100(1)));
             }
         }
     }
@@ -154,5 +154,5 @@ TEST_CASE("rerun accepts ids and aliases, and nothing else") {
     CHECK(resolve_worked_id("table-25.1") == "25.1");
     CHECK(resolve_worked_id("swiglu_ffn_2d") == "25.3");
     CHECK(resolve_worked_id("25.9").empty());
-    CHECK_THROWS_AS(compute_worked<Real50>("25.9", repository()), std::out_of_range);
+    CHECK_THROWS_AS(compute_worked<Mpfr50>("25.9", repository()), std::out_of_range);
 }

@@ -16,11 +16,11 @@ namespace {
 using testing::repository;
 
 // Every worked step at 50 digits, by id (computed once for the whole suite).
-const std::map<std::string, Step<Real50>>& all_steps() {
-    static const std::map<std::string, Step<Real50>> steps = [] {
-        std::map<std::string, Step<Real50>> out;
+const std::map<std::string, Step<Mpfr50>>& all_steps() {
+    static const std::map<std::string, Step<Mpfr50>> steps = [] {
+        std::map<std::string, Step<Mpfr50>> out;
         for (const std::string& id : worked_ids())
-            for (Step<Real50>& s : compute_worked<Real50>(id, repository()).steps) out.emplace(s.id, std::move(s));
+            for (Step<Mpfr50>& s : compute_worked<Mpfr50>(id, repository()).steps) out.emplace(s.id, std::move(s));
         return out;
     }();
     return steps;
@@ -51,12 +51,12 @@ std::string one_claim(const std::string& fields) {
 
 const std::string good_fields = R"("id": "x", "section": "25.3", "statement": {"en": "s", "zh": "s"}, "printed": "0.731059", "step": "25.3/silu-at-1", "rule": "rounds_to", "expected_verdict": "holds")";
 
-Step<Real50> scalar_step(const char* value, StepKind kind) {
-    Step<Real50> s;
+Step<Mpfr50> scalar_step(const char* value, StepKind kind) {
+    Step<Mpfr50> s;
     s.id = "test/value";
     s.kind = kind;
-    s.value = Matrix<Real50>(1, 1);
-    s.value(0, 0) = parse_real<Real50>(value);
+    s.value = Matrix<Mpfr50>(1, 1);
+    s.value(0, 0) = parse_real<Mpfr50>(value);
     return s;
 }
 
@@ -106,7 +106,7 @@ TEST_CASE("verify: a wrong printed value in a copy of the claims data is caught"
 }
 
 TEST_CASE("verify: rounds_to holds a printed value to exactly the decimals it gives") {
-    const Step<Real50> silu = all_steps().at("25.3/silu-at-1");  // 0.73105857863...
+    const Step<Mpfr50> silu = all_steps().at("25.3/silu-at-1");  // 0.73105857863...
     for (const auto& [printed, verdict] : std::vector<std::pair<std::string, ClaimVerdict>>{
              {"0.731059", ClaimVerdict::holds}, {"0.7310586", ClaimVerdict::holds}, {"0.73", ClaimVerdict::holds},
              {"0.7310585", ClaimVerdict::source_erratum}, {"0.731058", ClaimVerdict::source_erratum}, {"1", ClaimVerdict::holds}}) {
