@@ -96,7 +96,7 @@ int rerun(const Context& context, const RerunOptions& options) {
 void add_rerun_command(CLI::App& app, Context& context) {
     auto options = std::make_shared<RerunOptions>();
     CLI::App* cmd = app.add_subcommand("rerun", "replay a worked example step by step, with every intermediate value (--lang zh|en for the prose)");
-    cmd->add_option("id", options->ids, "worked example id (25.1, 25.2, 25.3, table-25.2, 25.4, figure-25.1, article-..., properties) or all");
+    cmd->add_option("id", options->ids, "worked example id (25.1, 25.2, 25.3, table-25.2, 25.4, figure-25.1, gqa_long_context-..., properties) or all");
     cmd->add_option("--digits", options->digits, "significant digits to print (default: 6 decimals, as the book)")
         ->check(CLI::Range(1, 95));
     cmd->add_flag("--list", options->list, "list the worked examples");

@@ -10,9 +10,10 @@ namespace blockcheck {
 
 const std::vector<std::string>& worked_ids() {
     static const std::vector<std::string> ids = {
-        "25.1",          "25.2",        "25.3",        "table-25.2",     "25.4",
-        "figure-25.1",   "article-stamp", "article-pi", "article-ntk",   "article-gqa",
-        "article-swiglu", "article-attention", "article-rope-demo", "properties",
+        "25.1", "25.2", "25.3", "table-25.2", "25.4", "figure-25.1",
+        "gqa_long_context-stamp", "gqa_long_context-pi", "gqa_long_context-ntk", "gqa_long_context-gqa",
+        "gqa_long_context-swiglu", "gqa_long_context-attention", "gqa_long_context-rope-demo",
+        "properties",
     };
     return ids;
 }
@@ -59,13 +60,13 @@ Worked<T> compute_worked(const std::string& id, const std::filesystem::path& roo
         const BlockCase<T> bc = read_block_case<T>(read_json_exact(case_file), case_file.string());
         return block_trace_example<T>(bc.config, bc.weights, bc.input, bc.start_position);
     }
-    if (id == "article-stamp") return stamp_example<T>();
-    if (id == "article-pi") return position_interpolation_example<T>(modern());
-    if (id == "article-ntk") return ntk_example<T>(modern());
-    if (id == "article-gqa") return gqa_example<T>(modern());
-    if (id == "article-swiglu") return silu_gate_example<T>();
-    if (id == "article-attention") return position_blind_attention_example<T>();
-    if (id == "article-rope-demo") return rope_demo_example<T>();
+    if (id == "gqa_long_context-stamp") return stamp_example<T>();
+    if (id == "gqa_long_context-pi") return position_interpolation_example<T>(modern());
+    if (id == "gqa_long_context-ntk") return ntk_example<T>(modern());
+    if (id == "gqa_long_context-gqa") return gqa_example<T>(modern());
+    if (id == "gqa_long_context-swiglu") return silu_gate_example<T>();
+    if (id == "gqa_long_context-attention") return position_blind_attention_example<T>();
+    if (id == "gqa_long_context-rope-demo") return rope_demo_example<T>();
     if (id == "properties") return block_properties_example<T>(modern());
     throw std::out_of_range("no worked example '" + id + "'");
 }

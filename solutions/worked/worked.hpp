@@ -39,7 +39,7 @@ struct Step {
 // One worked example: where it comes from and its steps in the order they are computed.
 template <class T>
 struct Worked {
-    std::string id;  // "25.3", "figure-25.1", "article-pi", ...
+    std::string id;  // "25.3", "figure-25.1", "gqa_long_context-pi", ...
     Text title;
     Text source;  // document and section
     std::vector<Step<T>> steps;
@@ -134,7 +134,7 @@ template <class T>
 Worked<T> block_trace_example(const BlockConfig<T>& config, const BlockWeights<T>& weights, const Matrix<T>& x,
                               long start_position);
 
-// ---- the companion article (solutions/worked/article.cpp) ----
+// ---- the companion article (solutions/worked/gqa_long_context.cpp) ----
 
 template <class T>
 Worked<T> stamp_example();  // 30 degrees a position

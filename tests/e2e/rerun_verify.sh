@@ -18,14 +18,14 @@ grep -q "^    0.731058578630004879251159241821836274365144640165056519276366$" "
     || fail "--digits 60 should compute at 100 digits"
 
 "$blockcheck" rerun all > "$tmp/all.txt"
-for id in 25.1 25.2 25.3 table-25.2 25.4 figure-25.1 article-stamp article-pi article-ntk article-gqa \
-          article-swiglu article-attention article-rope-demo properties; do
+for id in 25.1 25.2 25.3 table-25.2 25.4 figure-25.1 gqa_long_context-stamp gqa_long_context-pi gqa_long_context-ntk gqa_long_context-gqa \
+          gqa_long_context-swiglu gqa_long_context-attention gqa_long_context-rope-demo properties; do
     grep -q "^$id — " "$tmp/all.txt" || fail "rerun all should include $id"
 done
 grep -q "figure-25.1/Q: .*\[1, 4, 3×4\]" "$tmp/all.txt" || fail "figure 25.1 should show Q as 3 heads of 4"
 grep -q "figure-25.1/gate: .*\[1, 4, 32\]" "$tmp/all.txt" || fail "figure 25.1 should show the gate branch's shape"
 grep -q "^    \[1, 2, 8, 16\]$" "$tmp/all.txt" || fail "the demo's output shape should be (1, 2, 8, 16)"
-"$blockcheck" rerun --list | grep -q "^article-rope-demo" || fail "rerun --list should list the ids"
+"$blockcheck" rerun --list | grep -q "^gqa_long_context-rope-demo" || fail "rerun --list should list the ids"
 "$blockcheck" --lang zh rerun 25.2 | grep -q "均方根" || fail "rerun --lang zh should speak Chinese"
 "$blockcheck" rerun 25.2 --lang zh | grep -q "均方根" || fail "--lang after the id should work too"
 
@@ -35,7 +35,7 @@ grep -q "no worked example '25.9'" "$tmp/err.txt" || fail "the message should na
 
 # verify: every verdict as recorded, with the sources' errata.
 "$blockcheck" --lang en verify > "$tmp/v.txt" || fail "verify should exit 0 on the repository's claims"
-grep -q "source_erratum  article/swiglu/gate-range" "$tmp/v.txt" || fail "the SiLU gate claim should be a source erratum"
+grep -q "source_erratum  gqa_long_context/swiglu/gate-range" "$tmp/v.txt" || fail "the SiLU gate claim should be a source erratum"
 grep -q "every verdict as recorded" "$tmp/v.txt" || fail "verify should say every verdict is as recorded"
 "$blockcheck" --lang en verify --json > "$tmp/v.json"
 [[ $(json .failed "$tmp/v.json") == 0 ]] || fail "verify --json should report 0 failed"

@@ -100,18 +100,18 @@ TEST_CASE("rerun figure-25.1 follows block_forward's trace with the shape at eac
 }
 
 TEST_CASE("rerun of the article: the stamp, the squeeze, the groups, the demo's shape") {
-    const Worked<Mpfr50> stamp = compute_worked<Mpfr50>("article-stamp", repository());
+    const Worked<Mpfr50> stamp = compute_worked<Mpfr50>("gqa_long_context-stamp", repository());
     CHECK(book(stamp, "angles-1-to-8") == "[30.000000, 60.000000, 90.000000, 120.000000, 150.000000, 180.000000, 210.000000, 240.000000]");
     CHECK(book(stamp, "period") == "12");
     CHECK(book(stamp, "package-100-looks-like") == "4");
-    const Worked<Mpfr50> pi = compute_worked<Mpfr50>("article-pi", repository());
+    const Worked<Mpfr50> pi = compute_worked<Mpfr50>("gqa_long_context-pi", repository());
     CHECK(book(pi, "factor") == "12.500000");
     CHECK(book(pi, "neighbour-degrees-after") == "2.400000");
     CHECK(book(pi, "angle-at-100") == "240.000000");
-    const Worked<Mpfr50> gqa = compute_worked<Mpfr50>("article-gqa", repository());
+    const Worked<Mpfr50> gqa = compute_worked<Mpfr50>("gqa_long_context-gqa", repository());
     CHECK(book(gqa, "group-size") == "6");
     CHECK(book(gqa, "kv-cache-ratio") == "[48, 8, 1]");
-    const Worked<Mpfr50> demo = compute_worked<Mpfr50>("article-rope-demo", repository());
+    const Worked<Mpfr50> demo = compute_worked<Mpfr50>("gqa_long_context-rope-demo", repository());
     CHECK(book(demo, "output-shape") == "[1, 2, 8, 16]");
     CHECK(book(demo, "output/layout-gap").size() < 10);  // "0" or a rounding-level "1.2e-50"
 }

@@ -81,11 +81,11 @@ TEST_CASE("verify: the chapter's SiLU(1) holds; the article's 0-to-1 gate is a s
     const ClaimResult silu = check(find_claim(set, "ch25/25.3/silu-1"));
     CHECK(silu.verdict == ClaimVerdict::holds);
     CHECK(silu.computed == "0.7310585786");
-    const ClaimResult gate = check(find_claim(set, "article/swiglu/gate-range"));
+    const ClaimResult gate = check(find_claim(set, "gqa_long_context/swiglu/gate-range"));
     CHECK(gate.verdict == ClaimVerdict::source_erratum);
     CHECK(gate.computed.find("outside [0, 1]") != std::string::npos);
     CHECK(gate.computed.find("-0.2689414") != std::string::npos);
-    const ClaimResult to_one = check(find_claim(set, "article/swiglu/opens-to-one"));
+    const ClaimResult to_one = check(find_claim(set, "gqa_long_context/swiglu/opens-to-one"));
     CHECK(to_one.verdict == ClaimVerdict::source_erratum);
     CHECK(to_one.computed.find("9.99954") != std::string::npos);
 }

@@ -11,7 +11,7 @@ namespace {
 
 using namespace worked;
 
-Text article(const char* en, const char* zh) {
+Text gqa_long_context_section(const char* en, const char* zh) {
     return {fmt::format("companion article, {}", en), fmt::format("配套文章，{}", zh)};
 }
 
@@ -55,8 +55,8 @@ Vector<T> neighbour_turns(const Rope<T>& rope) {
 
 template <class T>
 Worked<T> stamp_example() {
-    Worked<T> w{"article-stamp", {"The rotating stamp: 30 degrees a position", "旋转印章：每个位置转 30 度"},
-                article("RoPE principle, RoPE extrapolation", "RoPE原理、RoPE外推")};
+    Worked<T> w{"gqa_long_context-stamp", {"The rotating stamp: 30 degrees a position", "旋转印章：每个位置转 30 度"},
+                gqa_long_context_section("RoPE principle, RoPE extrapolation", "RoPE原理、RoPE外推")};
     const Rope<T> stamp = stamp_rope<T>();
     w.number("degrees-per-position", {"degrees the stamp turns per position", "印章每个位置转过的度数"},
              degrees(rope_angle(stamp, 0, T(1))));
@@ -106,8 +106,8 @@ Worked<T> stamp_example() {
 
 template <class T>
 Worked<T> position_interpolation_example(const BlockConfig<T>& modern) {
-    Worked<T> w{"article-pi", {"Position Interpolation: 100 positions squeezed into 8", "线性内插：把 100 个位置压进 8 个"},
-                article("RoPE extrapolation", "RoPE外推")};
+    Worked<T> w{"gqa_long_context-pi", {"Position Interpolation: 100 positions squeezed into 8", "线性内插：把 100 个位置压进 8 个"},
+                gqa_long_context_section("RoPE extrapolation", "RoPE外推")};
     const T factor = T(100) / T(8);
     w.number("factor", {"the squeeze factor: 100 positions over the 8 trained", "压缩倍数：100 个位置除以训练过的 8 个"}, factor);
     const Rope<T> stamp = stamp_rope<T>();
@@ -139,8 +139,8 @@ Worked<T> position_interpolation_example(const BlockConfig<T>& modern) {
 
 template <class T>
 Worked<T> ntk_example(const BlockConfig<T>& modern) {
-    Worked<T> w{"article-ntk", {"NTK-aware scaling: the fastest pair keeps its speed", "NTK 感知缩放：最快的坐标对保持原速"},
-                article("RoPE extrapolation", "RoPE外推")};
+    Worked<T> w{"gqa_long_context-ntk", {"NTK-aware scaling: the fastest pair keeps its speed", "NTK 感知缩放：最快的坐标对保持原速"},
+                gqa_long_context_section("RoPE extrapolation", "RoPE外推")};
     const T s = T(100) / T(8);
     w.number("factor", {"stretch factor (the article's 100 over 8)", "拉伸倍数（文章的 100 除以 8）"}, s);
     for (std::size_t d : {modern.head_dim, std::size_t(16)}) {
@@ -168,8 +168,8 @@ Worked<T> ntk_example(const BlockConfig<T>& modern) {
 
 template <class T>
 Worked<T> gqa_example(const BlockConfig<T>& modern) {
-    Worked<T> w{"article-gqa", {"Grouped-query attention: 48 query heads in 8 groups", "分组查询注意力：48 个查询头分成 8 组"},
-                article("GQA grouping, payoff", "GQA分组、收益落地")};
+    Worked<T> w{"gqa_long_context-gqa", {"Grouped-query attention: 48 query heads in 8 groups", "分组查询注意力：48 个查询头分成 8 组"},
+                gqa_long_context_section("GQA grouping, payoff", "GQA分组、收益落地")};
     const HeadLayout gqa{48, 8, 128};
     w.integer("query-heads", {"query heads (sorters)", "查询头（分拣员）"}, gqa.query_heads);
     w.integer("kv-heads", {"key/value heads (shared folders)", "键值头（共享档案夹）"}, gqa.kv_heads);
@@ -205,8 +205,8 @@ Worked<T> gqa_example(const BlockConfig<T>& modern) {
 
 template <class T>
 Worked<T> silu_gate_example() {
-    Worked<T> w{"article-swiglu", {"What the SiLU branch outputs; the gated FFN's parameters", "SiLU 支路的输出；门控 FFN 的参数量"},
-                article("SwiGLU gating", "SwiGLU门控")};
+    Worked<T> w{"gqa_long_context-swiglu", {"What the SiLU branch outputs; the gated FFN's parameters", "SiLU 支路的输出；门控 FFN 的参数量"},
+                gqa_long_context_section("SwiGLU gating", "SwiGLU门控")};
     const Vector<T> xs{T(-10), T(-1), T(1), T(2), T(10)};
     Vector<T> silus, sigmoids, relus;
     for (const T& x : xs) {
@@ -229,8 +229,8 @@ Worked<T> silu_gate_example() {
 
 template <class T>
 Worked<T> position_blind_attention_example() {
-    Worked<T> w{"article-attention", {"Attention without RoPE does not see order", "没有 RoPE 的注意力看不到顺序"},
-                article("pain points of the original design", "原版痛点")};
+    Worked<T> w{"gqa_long_context-attention", {"Attention without RoPE does not see order", "没有 RoPE 的注意力看不到顺序"},
+                gqa_long_context_section("pain points of the original design", "原版痛点")};
     SeededDyadic r(7);
     const std::size_t d = 8, n = 4;
     const Matrix<T> keys = r.matrix<T>(n, d), values = r.matrix<T>(n, d);
@@ -255,8 +255,8 @@ Worked<T> position_blind_attention_example() {
 
 template <class T>
 Worked<T> rope_demo_example() {
-    Worked<T> w{"article-rope-demo", {"The article's RoPE-attention demo, redone in C++", "文章的 RoPE 注意力演示，用 C++ 重做"},
-                article("Python demo", "Python 演示")};
+    Worked<T> w{"gqa_long_context-rope-demo", {"The article's RoPE-attention demo, redone in C++", "文章的 RoPE 注意力演示，用 C++ 重做"},
+                gqa_long_context_section("Python demo", "Python 演示")};
     const std::size_t heads = 2, seq = 8, dim = 16;
     const T base(10000);
     SeededDyadic r(42);

@@ -26,18 +26,18 @@ using testing::part;
 using testing::prints_as;
 using testing::word;
 
-const fs::path companion_root = BLOCKCHECK_SOURCE_DIR;
-const std::string companion_chapter = "gqa_long_context";
-const fs::path companion_dir = companion_root / "data" / "exercises" / companion_chapter;
+const fs::path gqa_long_context_root = BLOCKCHECK_SOURCE_DIR;
+const std::string gqa_long_context_chapter = "gqa_long_context";
+const fs::path gqa_long_context_dir = gqa_long_context_root / "data" / "exercises" / gqa_long_context_chapter;
 
-nlohmann::json companion_exercise(const std::string& id) {
-    std::ifstream file(companion_dir / (id + ".json"));
+nlohmann::json gqa_long_context_exercise(const std::string& id) {
+    std::ifstream file(gqa_long_context_dir / (id + ".json"));
     REQUIRE_MESSAGE(file, "cannot open the exercise file of " << id);
     return nlohmann::json::parse(file);
 }
 
 // The exercise file's inputs, read as the checker reads them.
-Values companion_inputs(const nlohmann::json& exercise) {
+Values gqa_long_context_inputs(const nlohmann::json& exercise) {
     std::string text;
     for (const auto& [name, value] : exercise.at("inputs").items()) text += name + " = " + value.get<std::string>() + "\n";
     return parse_inputs(text, exercise.at("id").get<std::string>());
@@ -50,7 +50,7 @@ Values run_reference(const std::string& id, const Values& inputs) {
     return it->second(Inputs(inputs));
 }
 
-Values companion_answers(const std::string& id) { return run_reference(id, companion_inputs(companion_exercise(id))); }
+Values gqa_long_context_answers(const std::string& id) { return run_reference(id, gqa_long_context_inputs(gqa_long_context_exercise(id))); }
 
 Real number(const Values& a, const std::string& name) { return part<Real>(a, name); }
 bool truth(const Values& a, const std::string& name) { return part<bool>(a, name); }
@@ -70,27 +70,27 @@ bool close(const std::vector<Real>& a, const std::vector<Real>& b, const char* w
 }  // namespace
 
 TEST_CASE("companion: every exercise file has its reference, template, solved program and both languages") {
-    std::ifstream chapter_file(companion_dir / "chapter.json");
+    std::ifstream chapter_file(gqa_long_context_dir / "chapter.json");
     REQUIRE(chapter_file);
     const nlohmann::json chapter = nlohmann::json::parse(chapter_file);
-    CHECK(chapter.at("chapter") == companion_chapter);
+    CHECK(chapter.at("chapter") == gqa_long_context_chapter);
     CHECK(chapter.at("order") == 2);
     CHECK(!chapter.at("title").at("en").get<std::string>().empty());
     CHECK(!chapter.at("title").at("zh").get<std::string>().empty());
 
     std::set<std::string> ids;
     int worked_examples = 0;
-    for (const auto& entry : fs::directory_iterator(companion_dir)) {
+    for (const auto& entry : fs::directory_iterator(gqa_long_context_dir)) {
         if (entry.path().extension() != ".json" || entry.path().filename() == "chapter.json") continue;
         const std::string id = entry.path().stem().string();
         ids.insert(id);
         CAPTURE(id);
-        const nlohmann::json exercise = companion_exercise(id);
+        const nlohmann::json exercise = gqa_long_context_exercise(id);
         CHECK(exercise.at("id") == id);
-        CHECK(exercise.at("chapter") == companion_chapter);
-        CHECK(exercise.at("source") == "chapters/" + companion_chapter + "/" + id + ".cpp");
-        CHECK(fs::exists(companion_root / exercise.at("source").get<std::string>()));
-        CHECK(fs::exists(companion_root / "tests" / "solved" / companion_chapter / (id + ".cpp")));
+        CHECK(exercise.at("chapter") == gqa_long_context_chapter);
+        CHECK(exercise.at("source") == "chapters/" + gqa_long_context_chapter + "/" + id + ".cpp");
+        CHECK(fs::exists(gqa_long_context_root / exercise.at("source").get<std::string>()));
+        CHECK(fs::exists(gqa_long_context_root / "tests" / "solved" / gqa_long_context_chapter / (id + ".cpp")));
         if (exercise.at("kind") == "worked-example") ++worked_examples;
         for (const char* field : {"title", "prompt"})
             for (const char* lang : {"en", "zh"}) CHECK(!exercise.at(field).at(lang).get<std::string>().empty());
@@ -101,7 +101,7 @@ TEST_CASE("companion: every exercise file has its reference, template, solved pr
             CHECK(exercise.at("inputs").contains(name));
         }
 
-        const Values answers = companion_answers(id);
+        const Values answers = gqa_long_context_answers(id);
         std::set<std::string> names;
         for (const auto& a : exercise.at("answers")) {
             const std::string name = a.at("name"), kind = a.at("kind");
@@ -136,7 +136,7 @@ TEST_CASE("companion: every exercise file has its reference, template, solved pr
 }
 
 TEST_CASE("companion rotating_stamp: 30 degrees a position reaches 240 degrees at position 8") {
-    const Values a = companion_answers("rotating_stamp");
+    const Values a = gqa_long_context_answers("rotating_stamp");
     CHECK(close(part<Vector<Real>>(a, "stamp_angle_degrees"),
                 {Real(30), Real(60), Real(90), Real(120), Real(150), Real(180), Real(210), Real(240)}));
     CHECK(close(number(a, "relative_angle_degrees"), Real(30)));
@@ -147,14 +147,14 @@ TEST_CASE("companion rotating_stamp: 30 degrees a position reaches 240 degrees a
 }
 
 TEST_CASE("companion stamp_relative_position: shifting both positions keeps the dot product") {
-    const Values a = companion_answers("stamp_relative_position");
+    const Values a = gqa_long_context_answers("stamp_relative_position");
     CHECK(close(number(a, "shifted_dot"), number(a, "dot"), "1e-40"));
     CHECK(close(number(a, "relative_dot"), number(a, "dot"), "1e-40"));
     CHECK(word(a, "dot_depends_on") == "B");
 }
 
 TEST_CASE("companion position_interpolation: 100 positions into 8, factor 12.5") {
-    const Values a = companion_answers("position_interpolation");
+    const Values a = gqa_long_context_answers("position_interpolation");
     CHECK(close(number(a, "interpolation_factor"), Real("12.5")));
     CHECK(close(number(a, "neighbour_angle_degrees"), Real("2.4"), "1e-40"));
     CHECK(close(number(a, "landed_position"), Real(8)));
@@ -163,7 +163,7 @@ TEST_CASE("companion position_interpolation: 100 positions into 8, factor 12.5")
 }
 
 TEST_CASE("companion interpolation_every_frequency: every pair slows by the same factor") {
-    const Values a = companion_answers("interpolation_every_frequency");
+    const Values a = gqa_long_context_answers("interpolation_every_frequency");
     CHECK(close(part<Vector<Real>>(a, "inverse_frequencies"), {Real(1), Real("0.1"), Real("0.01"), Real("0.001")}, "1e-40"));
     for (const Real& s : part<Vector<Real>>(a, "slowdown")) CHECK(close(s, Real("12.5"), "1e-40"));
     CHECK(prints_as(part<Vector<Real>>(a, "interpolated_angles"), {"8", "0.8", "0.08", "0.008"}));
@@ -171,7 +171,7 @@ TEST_CASE("companion interpolation_every_frequency: every pair slows by the same
 }
 
 TEST_CASE("companion ntk_aware_scaling: the first pair is unchanged, the last divided by exactly s") {
-    const Values a = companion_answers("ntk_aware_scaling");
+    const Values a = gqa_long_context_answers("ntk_aware_scaling");
     CHECK(prints_as(number(a, "ntk_base"), "82684.622641"));  // 10000 * 8^(128/126)
     CHECK(number(a, "first_inverse_frequency") == 1);
     CHECK(number(a, "ntk_first_inverse_frequency") == 1);
@@ -181,7 +181,7 @@ TEST_CASE("companion ntk_aware_scaling: the first pair is unchanged, the last di
 }
 
 TEST_CASE("companion ntk_vs_linear: NTK's slowdown runs from 1 to s, linear's is s everywhere") {
-    const Values a = companion_answers("ntk_vs_linear");
+    const Values a = gqa_long_context_answers("ntk_vs_linear");
     const Vector<Real>& ntk = part<Vector<Real>>(a, "ntk_slowdown");
     REQUIRE(ntk.size() == 4);
     CHECK(close(ntk.front(), Real(1), "1e-40"));
@@ -194,18 +194,18 @@ TEST_CASE("companion ntk_vs_linear: NTK's slowdown runs from 1 to s, linear's is
 }
 
 TEST_CASE("companion gqa_groups: 48 query heads in 8 groups of 6") {
-    const Values a = companion_answers("gqa_groups");
+    const Values a = gqa_long_context_answers("gqa_groups");
     CHECK(number(a, "heads_per_group") == 6);
     CHECK(close(part<Vector<Real>>(a, "kv_head_of_query"), {Real(0), Real(0), Real(1), Real(3), Real(7)}));
     CHECK(close(part<Vector<Real>>(a, "query_heads_sharing"), {Real(18), Real(19), Real(20), Real(21), Real(22), Real(23)}));
 
-    Values bad = companion_inputs(companion_exercise("gqa_groups"));
+    Values bad = gqa_long_context_inputs(gqa_long_context_exercise("gqa_groups"));
     bad["kv_heads"] = Real(5);
     CHECK_THROWS_WITH_AS(run_reference("gqa_groups", bad), doctest::Contains("divide"), InputError);
 }
 
 TEST_CASE("companion kv_cache_sizes and kv_cache_budget: exact bytes, ratios and batches") {
-    const Values a = companion_answers("kv_cache_sizes");
+    const Values a = gqa_long_context_answers("kv_cache_sizes");
     CHECK(number(a, "mha_kv_cache_bytes") == Real("10737418240"));  // 10 GiB
     CHECK(number(a, "gqa_kv_cache_bytes") == Real("1342177280"));
     CHECK(number(a, "mqa_kv_cache_bytes") == Real("167772160"));
@@ -213,7 +213,7 @@ TEST_CASE("companion kv_cache_sizes and kv_cache_budget: exact bytes, ratios and
     CHECK(number(a, "gqa_to_mqa_ratio") == 8);
     CHECK(number(a, "gqa_kv_cache_gib") == Real("1.25"));
 
-    const Values b = companion_answers("kv_cache_budget");
+    const Values b = gqa_long_context_answers("kv_cache_budget");
     CHECK(number(b, "mha_bytes_per_sequence") == Real("10737418240"));
     CHECK(number(b, "gqa_bytes_per_sequence") == Real("1342177280"));
     CHECK(number(b, "mha_max_batch") == 4);
@@ -222,7 +222,7 @@ TEST_CASE("companion kv_cache_sizes and kv_cache_budget: exact bytes, ratios and
 }
 
 TEST_CASE("companion llama_ffn_width: 11008 for 4096 and a multiple of 256; SwiGLU costs 1.5x at equal width") {
-    const Values a = companion_answers("llama_ffn_width");
+    const Values a = gqa_long_context_answers("llama_ffn_width");
     CHECK(number(a, "relu_ffn_hidden") == 16384);
     CHECK(number(a, "relu_ffn_parameters") == Real("134217728"));
     CHECK(number(a, "same_width_swiglu_ratio") == Real("1.5"));
@@ -236,7 +236,7 @@ TEST_CASE("companion llama_ffn_width: 11008 for 4096 and a multiple of 256; SwiG
 }
 
 TEST_CASE("companion llama_block_parameters: a LLaMA-7B-like block, about two thirds FFN") {
-    const Values a = companion_answers("llama_block_parameters");
+    const Values a = gqa_long_context_answers("llama_block_parameters");
     CHECK(number(a, "ffn_hidden_size") == 11008);
     CHECK(number(a, "attention_parameters") == Real("67108864"));
     CHECK(number(a, "ffn_parameters") == Real("135266304"));
@@ -246,8 +246,8 @@ TEST_CASE("companion llama_block_parameters: a LLaMA-7B-like block, about two th
 }
 
 TEST_CASE("companion llama_block_tiny: position 0 attends to itself; both residual paths add up") {
-    const nlohmann::json exercise = companion_exercise("llama_block_tiny");
-    const Values in = companion_inputs(exercise);
+    const nlohmann::json exercise = gqa_long_context_exercise("llama_block_tiny");
+    const Values in = gqa_long_context_inputs(exercise);
     const Values a = run_reference("llama_block_tiny", in);
     const Matrix<Real>& n = part<Matrix<Real>>(a, "attention_input");
     const Matrix<Real>& r = part<Matrix<Real>>(a, "residual");
@@ -273,8 +273,8 @@ TEST_CASE("companion llama_block_tiny: position 0 attends to itself; both residu
 }
 
 TEST_CASE("companion block_position_shift: the same rows at later positions give the same output") {
-    const Values tiny = companion_answers("llama_block_tiny");
-    const Values a = companion_answers("block_position_shift");
+    const Values tiny = gqa_long_context_answers("llama_block_tiny");
+    const Values a = gqa_long_context_answers("block_position_shift");
     CHECK(close(part<Matrix<Real>>(a, "shifted_output").values, part<Matrix<Real>>(tiny, "output").values, "1e-40"));
     CHECK(truth(a, "output_changes") == false);
     CHECK(word(a, "sees_position") == "B");
@@ -282,7 +282,7 @@ TEST_CASE("companion block_position_shift: the same rows at later positions give
 }
 
 TEST_CASE("companion rope_attention_demo: the demo's halves are the block's half layout on deinterleaved heads") {
-    const Values in = companion_inputs(companion_exercise("rope_attention_demo"));
+    const Values in = gqa_long_context_inputs(gqa_long_context_exercise("rope_attention_demo"));
     const Values a = run_reference("rope_attention_demo", in);
     const Matrix<Real>& q = std::get<Matrix<Real>>(in.at("q"));
     const Matrix<Real>& v = std::get<Matrix<Real>>(in.at("v"));
@@ -318,8 +318,8 @@ TEST_CASE("companion rope_attention_demo: the demo's halves are the block's half
 }
 
 TEST_CASE("companion rope_write_back_layout: Q changes with the layout, the attention output does not") {
-    const Values demo = companion_answers("rope_attention_demo");
-    const Values a = companion_answers("rope_write_back_layout");
+    const Values demo = gqa_long_context_answers("rope_attention_demo");
+    const Values a = gqa_long_context_answers("rope_write_back_layout");
     CHECK(close(part<Matrix<Real>>(a, "attention_output_interleaved").values,
                 part<Matrix<Real>>(demo, "attention_output").values, "1e-40"));
     CHECK(!close(part<Matrix<Real>>(a, "q_interleaved").values, part<Matrix<Real>>(demo, "q_rotated").values, "1e-6"));
@@ -329,7 +329,7 @@ TEST_CASE("companion rope_write_back_layout: Q changes with the layout, the atte
 }
 
 TEST_CASE("companion misconceptions_by_numbers: SiLU leaves [0, 1], RMSNorm keeps a nonzero mean") {
-    const Values a = companion_answers("misconceptions_by_numbers");
+    const Values a = gqa_long_context_answers("misconceptions_by_numbers");
     CHECK(prints_as(part<Vector<Real>>(a, "silu"), {"-0.238406", "-0.268941", "0.311230", "2.857722"}));
     CHECK(prints_as(part<Vector<Real>>(a, "sigmoid"), {"0.119203", "0.268941", "0.622459", "0.952574"}));
     CHECK(prints_as(part<Vector<Real>>(a, "rms_norm"), {"0.848528", "1.131371"}));
@@ -339,7 +339,7 @@ TEST_CASE("companion misconceptions_by_numbers: SiLU leaves [0, 1], RMSNorm keep
 }
 
 TEST_CASE("companion interview_questions: computed statements agree with the facts") {
-    const Values a = companion_answers("interview_questions");
+    const Values a = gqa_long_context_answers("interview_questions");
     CHECK(truth(a, "rope_rotates_v") == false);
     CHECK(truth(a, "max_context_proves_ability") == false);
     CHECK(truth(a, "gqa_extremes_are_mqa_and_mha") == true);
