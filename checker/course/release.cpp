@@ -27,7 +27,7 @@ std::string student_script(const fs::path& root) {
     auto replace_line = [&](const std::string& start, const std::string& end, const std::string& with) {
         const std::size_t from = script.find(start);
         if (from == std::string::npos) throw InputFileError((root / "blockcheck").string() + ": no " + start.substr(1) + "... line");
-        script.replace(from + 1, script.find(end, from) + end.size() - 1 - (from + 1), with);
+        script.replace(from + 1, script.find(end, from + 1) + end.size() - 1 - (from + 1), with);
     };
     replace_line("\npackages=(", ")\n", "packages=(\"${student_packages[@]}\")");
     replace_line("\nedition=", "\n", "edition=student");
