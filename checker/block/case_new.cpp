@@ -19,10 +19,14 @@ inline constexpr std::size_t inline_numbers = std::size_t(1) << 20;  // beyond: 
 inline constexpr std::size_t most_numbers = std::size_t(1) << 29;    // a 4 GiB float64 file
 
 // The case's "config": the config.json's block (or the defaults), then each option given.
-Json new_case_config(const NewCaseOptions& o) {
-    Json c = o.hf_config ? read_hf_config_file<Real50>(*o.hf_config).case_config
-                         : Json{{"hidden_size", 16}, {"query_heads", 4}, {"rms_norm_eps", "0.00001"},
-                                {"rope_theta", 10000}, {"rope_layout", "interleaved"}};
+Json new_case_config(const NewCaseOptions& o, std::vector<Text>& notes) {
+    Json c = Json{{"hidden_size", 16}, {"query_heads", 4}, {"rms_norm_eps", "0.00001"}, {"rope_theta", 10000},
+                  {"rope_layout", "interleaved"}};
+    if (o.hf_config) {
+        HfConfig<Real50> hf = read_hf_config_file<Real50>(*o.hf_config);
+        c = hf.case_config;
+        notes = hf.notes;
+    }
     auto set = [&](const char* key, const auto& value) {
         if (value) c[key] = *value;
     };
@@ -128,8 +132,9 @@ std::size_t numbers_in(const BlockConfig<double>& c, std::size_t rows) {
 
 }  // namespace
 
-std::vector<std::filesystem::path> write_new_case(const std::filesystem::path& out, const NewCaseOptions& o) {
-    const Json config = new_case_config(o);
+NewCase write_new_case(const std::filesystem::path& out, const NewCaseOptions& o) {
+    NewCase made;
+    const Json config = new_case_config(o, made.notes);
     const BlockConfig<double> c = read_block_config<double>(config, "case new: config");
     if (o.rows == 0 || o.rows > max_case_rows)
         throw InputFileError(fmt::format("--rows: {} is not between 1 and {}", o.rows, max_case_rows));
@@ -145,7 +150,8 @@ std::vector<std::filesystem::path> write_new_case(const std::filesystem::path& o
     const bool beside = numbers > inline_numbers;
     std::filesystem::path tensors_file = out;
     tensors_file.replace_extension(".safetensors");
-    std::vector<std::filesystem::path> files = {out};
+    std::vector<std::filesystem::path>& files = made.files;
+    files = {out};
     if (beside) files.push_back(tensors_file);
     if (!o.force)
         for (const auto& file : files)
@@ -165,7 +171,7 @@ std::vector<std::filesystem::path> write_new_case(const std::filesystem::path& o
     }
     json["start_position"] = o.start_position;
     write_named_file(out, laid_out_json(json) + "\n");
-    return files;
+    return made;
 }
 
 }  // namespace blockcheck

@@ -2,6 +2,7 @@
 // rows, its configuration from a Hugging Face config.json, from options, or both (options win).
 #pragma once
 
+#include "base/text.hpp"
 #include "checker/block/block_case.hpp"
 
 #include <filesystem>
@@ -33,9 +34,14 @@ struct NewCaseOptions {
 // to root mean square input_rms. Each value is written as an 8-digit decimal, read exactly. The
 // same options and seed give the same file on every machine (std::mt19937_64).
 //
+struct NewCase {
+    std::vector<std::filesystem::path> files;  // written
+    std::vector<Text> notes;                   // the config.json reader's: defaults taken, translations made
+};
+
 // Writes OUT.json; a case of more than 2^20 numbers keeps its weights and input in
-// OUT.safetensors beside it (the block's names, [in, out], float64). Returns the files written.
-// A configuration the block case reader refuses is an InputFileError naming the field.
-std::vector<std::filesystem::path> write_new_case(const std::filesystem::path& out, const NewCaseOptions& options);
+// OUT.safetensors beside it (the block's names, [in, out], float64). A configuration the block
+// case reader refuses is an InputFileError naming the field, and nothing is written.
+NewCase write_new_case(const std::filesystem::path& out, const NewCaseOptions& options);
 
 }  // namespace blockcheck

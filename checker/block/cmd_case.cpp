@@ -73,7 +73,9 @@ void add_new_command(CLI::App& cmd, Context& context) {
     sub->add_flag("--force", o.force, "overwrite files that exist");
     sub->callback([&context, n] {
         context.run = [&context, n] {
-            for (const auto& file : write_new_case(n->out, n->options))
+            const NewCase made = write_new_case(n->out, n->options);
+            for (const Text& note : made.notes) fmt::print("{}\n", note.in(context.lang));
+            for (const auto& file : made.files)
                 fmt::print("{} {}\n", tr(context.lang, "wrote", "已写入"), file.string());
             return 0;
         };

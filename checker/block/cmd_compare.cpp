@@ -206,7 +206,8 @@ int compare(const CompareOptions& o, Lang lang) {
     const bool within = std::all_of(stages.begin(), stages.end(), [](auto& s) { return s.within(); });
     const MistakeSearch mistakes = search_porting_mistakes(bc, given, reference, dtype, o.rtol, o.atol);
     const StageErrors* first = first_stage_outside(stages);
-    const bool qk_first = first && (first->name == "Q" || first->name == "K");
+    const bool qk_first = first && (first->name == "Q" || first->name == "K" || first->name == "Q_rotated" ||
+                                    first->name == "K_rotated");
     const bool other_layout = qk_first && !o.layout && other_layout_fits(given, reference, bc, layout, dtype, o);
     if (o.json) {
         Json j = stage_json(output, dtype);
@@ -232,13 +233,13 @@ int compare(const CompareOptions& o, Lang lang) {
     if (stages.size() > 1) print_stages(stages, dtype, lang);
     if (other_layout)
         fmt::print("{}\n", tr_format(lang,
-                                     "Q and K are within their tolerance read in the other pair layout: if your "
-                                     "implementation pairs (i, i + d/2) as Hugging Face's rotate_half does, run "
-                                     "again with --layout {other} (it maps only the Q/K stages and judges the output "
-                                     "as it is)",
-                                     "按另一种配对布局读取时 Q 和 K 都在容差之内：若你的实现像 Hugging Face 的 "
-                                     "rotate_half 那样配对 (i, i + d/2)，请加 --layout {other} 重新运行（它只重排 "
-                                     "Q/K 各阶段，输出仍按原样评判）",
+                                     "Q and K are within their tolerance read in the {other} pair layout: if your "
+                                     "implementation keeps that layout (half: pairs (i, i + d/2), Hugging Face's "
+                                     "rotate_half; interleaved: pairs (2i, 2i + 1), Meta's code), run again with "
+                                     "--layout {other} (it maps only the Q/K stages and judges the output as it is)",
+                                     "按 {other} 配对布局读取时 Q 和 K 都在容差之内：若你的实现采用该布局（half 配对 "
+                                     "(i, i + d/2)，即 Hugging Face 的 rotate_half；interleaved 配对 (2i, 2i + 1)，即 "
+                                     "Meta 的代码），请加 --layout {other} 重新运行（它只重排 Q/K 各阶段，输出仍按原样评判）",
                                      fmt::arg("other", layout_name(layout == RopeLayout::half ? RopeLayout::interleaved
                                                                                               : RopeLayout::half))));
     print_mistakes(mistakes, within, lang);
