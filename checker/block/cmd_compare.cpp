@@ -22,27 +22,43 @@ struct CompareOptions {
     std::string case_file, output_file;
     std::string dtype = "float64";
     std::optional<double> rtol, atol;
-    std::optional<std::string> layout;  // the pair layout of the submission's Q/K stages; the case's when absent
+    std::optional<std::string> layout;  // the pair layout of the submission's Q/K stages; found when absent
     bool json = false;
 };
 
 RopeLayout layout_named(const std::string& name) { return name == "half" ? RopeLayout::half : RopeLayout::interleaved; }
 const char* layout_name(RopeLayout layout) { return layout == RopeLayout::half ? "half" : "interleaved"; }
 
-// Whether the given Q and K stages, read in the other pair layout than `as`, are all within
-// their tolerance: the sign of a port that keeps the other layout (Hugging Face's rotate_half
-// against Meta's neighbours), not of a bug.
-bool other_layout_fits(const Trace<Real50>& given, const Trace<Real50>& reference, const BlockCase<Real50>& bc,
-                       RopeLayout as, DType dtype, const CompareOptions& o) {
+// Whether Q and K (or, when `given` carries neither, Q_rotated and K_rotated), read in `layout`,
+// are within their tolerance; false when it carries none of them. The projections before RoPE
+// tell the layout apart from a rotation bug.
+bool qk_stages_fit(const Trace<Real50>& given, const Trace<Real50>& reference, const BlockCase<Real50>& bc,
+                   RopeLayout layout, DType dtype, const CompareOptions& o) {
     Trace<Real50> qk;
     for (const auto& [name, m] : given)
-        if (name == "Q" || name == "K" || name == "Q_rotated" || name == "K_rotated") qk.add(name, m);
+        if (name == "Q" || name == "K") qk.add(name, m);
+    if (qk.size() == 0)
+        for (const auto& [name, m] : given)
+            if (name == "Q_rotated" || name == "K_rotated") qk.add(name, m);
     if (qk.size() == 0) return false;
-    const RopeLayout other = as == RopeLayout::half ? RopeLayout::interleaved : RopeLayout::half;
-    const Trace<Real50> mapped = in_pair_layout(qk, bc.config.head_dim, other, bc.config.rope_layout);
+    const Trace<Real50> mapped = in_pair_layout(qk, bc.config.head_dim, layout, bc.config.rope_layout);
     const std::vector<StageErrors> stages =
         compare_stages(mapped, reference, bc.config, bc.cached.size() + bc.input.rows, dtype, o.rtol, o.atol);
     return std::all_of(stages.begin(), stages.end(), [](auto& s) { return s.within(); });
+}
+
+// The pair layout the submission's Q/K stages are read in: --layout when given; else the case's,
+// unless they are outside there and within in the other layout (a port keeping Hugging Face's
+// rotate_half order on an interleaved case, or Meta's on a half one). Only those stages move, so
+// a wrong rotation still shows at Q_rotated and at the output.
+RopeLayout submission_layout(const Trace<Real50>& given, const Trace<Real50>& reference, const BlockCase<Real50>& bc,
+                             DType dtype, const CompareOptions& o) {
+    if (o.layout) return layout_named(*o.layout);
+    const RopeLayout own = bc.config.rope_layout;
+    const RopeLayout other = own == RopeLayout::half ? RopeLayout::interleaved : RopeLayout::half;
+    if (!qk_stages_fit(given, reference, bc, own, dtype, o) && qk_stages_fit(given, reference, bc, other, dtype, o))
+        return other;
+    return own;
 }
 
 std::string element_name(const StageErrors& s, const ElementAt& e) { return fmt::format("{}[{}][{}]", s.name, e.row, e.col); }
@@ -195,9 +211,10 @@ int compare(const CompareOptions& o, Lang lang) {
     const BlockCase<Real50> bc = read_case_file<Real50>(o.case_file);
     Trace<Real50> reference;
     block_case_forward(bc, &reference);
-    const RopeLayout layout = o.layout ? layout_named(*o.layout) : bc.config.rope_layout;
-    const Trace<Real50> given =
-        in_pair_layout(read_block_output(o.output_file, reference), bc.config.head_dim, layout, bc.config.rope_layout);
+    const Trace<Real50> submitted = read_block_output(o.output_file, reference);
+    const RopeLayout layout = submission_layout(submitted, reference, bc, dtype, o);
+    const bool detected = !o.layout && layout != bc.config.rope_layout;
+    const Trace<Real50> given = in_pair_layout(submitted, bc.config.head_dim, layout, bc.config.rope_layout);
     const std::size_t keys = bc.cached.size() + bc.input.rows;
 
     const std::vector<StageErrors> stages =
@@ -206,9 +223,6 @@ int compare(const CompareOptions& o, Lang lang) {
     const bool within = std::all_of(stages.begin(), stages.end(), [](auto& s) { return s.within(); });
     const MistakeSearch mistakes = search_porting_mistakes(bc, given, reference, dtype, o.rtol, o.atol);
     const StageErrors* first = first_stage_outside(stages);
-    const bool qk_first = first && (first->name == "Q" || first->name == "K" || first->name == "Q_rotated" ||
-                                    first->name == "K_rotated");
-    const bool other_layout = qk_first && !o.layout && other_layout_fits(given, reference, bc, layout, dtype, o);
     if (o.json) {
         Json j = stage_json(output, dtype);
         j["case"] = o.case_file;
@@ -221,7 +235,7 @@ int compare(const CompareOptions& o, Lang lang) {
         }
         j["within"] = within;
         j["layout"] = layout_name(layout);
-        if (other_layout) j["other_layout_fits"] = true;
+        if (detected) j["layout_detected"] = true;
         j.update(mistakes_json(mistakes));
         fmt::print("{}\n", j.dump(2));
         return within ? 0 : 1;
@@ -231,17 +245,16 @@ int compare(const CompareOptions& o, Lang lang) {
     print_output_stage(output, dtype, lang);
     print_verdict(output, first, dtype, lang);
     if (stages.size() > 1) print_stages(stages, dtype, lang);
-    if (other_layout)
+    if (detected)
         fmt::print("{}\n", tr_format(lang,
-                                     "Q and K are within their tolerance read in the {other} pair layout: if your "
-                                     "implementation keeps that layout (half: pairs (i, i + d/2), Hugging Face's "
-                                     "rotate_half; interleaved: pairs (2i, 2i + 1), Meta's code), run again with "
-                                     "--layout {other} (it maps only the Q/K stages and judges the output as it is)",
-                                     "按 {other} 配对布局读取时 Q 和 K 都在容差之内：若你的实现采用该布局（half 配对 "
-                                     "(i, i + d/2)，即 Hugging Face 的 rotate_half；interleaved 配对 (2i, 2i + 1)，即 "
-                                     "Meta 的代码），请加 --layout {other} 重新运行（它只重排 Q/K 各阶段，输出仍按原样评判）",
-                                     fmt::arg("other", layout_name(layout == RopeLayout::half ? RopeLayout::interleaved
-                                                                                              : RopeLayout::half))));
+                                     "Q/K stages read in the {layout} pair layout, where they fit (outside in the "
+                                     "case's {own}): the order a port keeping {layout} pairs computes them in; only "
+                                     "these stages were mapped, within each head (--layout {own} reads them as they are)",
+                                     "Q/K 各阶段按 {layout} 配对布局读取，它们与之吻合（按用例自身的 {own} 布局则超出容差）："
+                                     "这正是保持 {layout} 配对的移植给出的顺序；只重排了这些阶段（在每个头之内），"
+                                     "--layout {own} 则按原样读取",
+                                     fmt::arg("layout", layout_name(layout)),
+                                     fmt::arg("own", layout_name(bc.config.rope_layout))));
     print_mistakes(mistakes, within, lang);
     return within ? 0 : 1;
 }
@@ -264,9 +277,9 @@ void add_compare_command(CLI::App& app, Context& context) {
     cmd->add_option("--rtol", options->rtol, "relative tolerance instead (as numpy.allclose)");
     cmd->add_option("--atol", options->atol, "absolute tolerance instead (as numpy.allclose)");
     cmd->add_option("--layout", options->layout,
-                    "the RoPE pair layout of the output's Q/K stages, when it is not the case's: half (Hugging "
-                    "Face's rotate_half, pairs (i, i + d/2)) or interleaved (pairs (2i, 2i + 1)); those stages are "
-                    "mapped within each head, the output is judged as it is")
+                    "the RoPE pair layout of the output's Q/K stages: half (Hugging Face's rotate_half, pairs "
+                    "(i, i + d/2)) or interleaved (pairs (2i, 2i + 1)); those stages are mapped within each head, "
+                    "the output is judged as it is (default: the case's, or the other when the stages fit only it)")
         ->check(CLI::IsMember({"half", "interleaved"}));
     cmd->add_flag("--json", options->json, "print every figure as JSON");
     cmd->callback([&context, options] { context.run = [&context, options] { return compare(*options, context.lang); }; });

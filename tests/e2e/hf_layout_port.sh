@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # End to end: a Hugging Face-layout port of the walkthrough's interleaved case (modern-small,
 # exported with `case export`). Its Q/K stages are in half layout: `compare --layout half` maps
-# them and passes, the export's own case passes as it is, and without the option the run fails
-# with a headline that never says "within" and a hint naming the option. `case export` refuses
-# to overwrite; `case new` makes a GQA case with another theta.
+# them and passes, so does compare without the option (it finds the layout and says so), the
+# export's own case passes as it is; read in the case's own layout the run fails with a headline
+# that never says "within". `case export` refuses to overwrite; `case new` makes a GQA case with
+# another theta.
 set -euo pipefail
 blockcheck="$1"; root="$2"
 case_file="$root/data/cases/modern-small.json"
@@ -23,14 +24,30 @@ grep -q "every stage is within its tolerance" "$tmp/cmp.txt" || fail "every stag
 "$blockcheck" compare "$tmp/layer.case.json" "$tmp/port.safetensors" --dtype float32 > "$tmp/cmp.txt" ||
     fail "the port should pass against the export's own case: $(cat "$tmp/cmp.txt")"
 
-status=0; "$blockcheck" compare "$case_file" "$tmp/port.safetensors" --dtype float32 > "$tmp/cmp.txt" || status=$?
+# Without --layout, the stages that fit only the other layout are read in it, and it is said.
+"$blockcheck" compare "$case_file" "$tmp/port.safetensors" --dtype float32 > "$tmp/cmp.txt" ||
+    fail "the HF-layout port should pass with the layout found: $(cat "$tmp/cmp.txt")"
+grep -q "Q/K stages read in the half pair layout, where they fit" "$tmp/cmp.txt" || fail "compare should say which layout it read"
+"$blockcheck" compare "$case_file" "$tmp/port.safetensors" --dtype float32 --json > "$tmp/cmp.json"
+[[ $(json '.layout_detected' "$tmp/cmp.json") == true && $(json '.layout' "$tmp/cmp.json") == half ]] ||
+    fail "--json should carry the layout found"
+
+# A port on Hugging Face's weights that pairs neighbours (rope_pairing_flipped): its Q/K are read
+# in half layout, and it still fails, first at Q_rotated.
+jq '.weights.q |= map([.[0], .[2], .[1], .[3], .[4], .[6], .[5], .[7], .[8], .[10], .[9], .[11]])
+    | .weights.k |= map([.[0], .[2], .[1], .[3], .[4], .[6], .[5], .[7], .[8], .[10], .[9], .[11]])' "$case_file" > "$tmp/flipped.json"
+"$blockcheck" forward "$tmp/flipped.json" --trace --out "$tmp/flipped.safetensors" --out-dtype float32
+status=0; "$blockcheck" compare "$case_file" "$tmp/flipped.safetensors" --dtype float32 --json > "$tmp/cmp.json" || status=$?
+[[ $status == 1 ]] || fail "a wrong pairing must fail whatever the layout, got exit $status"
+[[ $(json '.layout' "$tmp/cmp.json") == half && $(json '.first_stage_outside' "$tmp/cmp.json") == Q_rotated ]] ||
+    fail "the flipped port's Q/K read in half layout, first outside at Q_rotated: $(json '[.layout, .first_stage_outside]' "$tmp/cmp.json")"
+
+# Read in the case's own layout the Q stage is outside: exit 1, and the headline never says within.
+status=0; "$blockcheck" compare "$case_file" "$tmp/port.safetensors" --dtype float32 --layout interleaved > "$tmp/cmp.txt" || status=$?
 [[ $status == 1 ]] || fail "read in the case's own layout the Q stage is outside: exit 1, got $status"
 headline="$(grep -A1 '^  tolerance' "$tmp/cmp.txt" | tail -1)"
 [[ $headline != *within* ]] || fail "a failing run's headline says within: $headline"
 [[ $headline == *"outside at stage Q"* ]] || fail "the headline should name the stage: $headline"
-grep -q "run again with --layout half" "$tmp/cmp.txt" || fail "compare should suggest --layout half: $(cat "$tmp/cmp.txt")"
-"$blockcheck" compare "$case_file" "$tmp/port.safetensors" --dtype float32 --json > "$tmp/cmp.json" || true
-[[ $(json '.other_layout_fits' "$tmp/cmp.json") == true ]] || fail "--json should carry other_layout_fits"
 
 # Export never overwrites unless asked; nothing is written when one file exists.
 cp "$tmp/config.json" "$tmp/config.before"
