@@ -1,5 +1,6 @@
 #include "checker/block/block_case_files.hpp"
 
+#include "checker/block/hf_config.hpp"
 #include "checker/block/tensor_files.hpp"
 #include "checker/common/files.hpp"
 
@@ -32,10 +33,11 @@ std::string exact_decimal(double x) { return to_decimal(x, 120); }
 
 // Output row j of a [out, in] q_proj/k_proj in Hugging Face's half layout holds the block's
 // interleaved row: within each head of width d, half row i < d/2 is interleaved row 2i, and
-// half row d/2 + i is interleaved row 2i + 1.
+// half row d/2 + i is interleaved row 2i + 1 (pair i's two coordinates in either layout).
 std::size_t interleaved_row(std::size_t half_row, std::size_t head_dim) {
     const std::size_t head = half_row / head_dim, i = half_row % head_dim, h = head_dim / 2;
-    return head * head_dim + (i < h ? 2 * i : 2 * (i - h) + 1);
+    const auto [first, second] = rope_pair(RopeLayout::interleaved, i % h, head_dim);
+    return head * head_dim + (i < h ? first : second);
 }
 
 // A [rows, cols] tensor as JSON rows of exact decimals; `transpose` reads it as [cols, rows].
@@ -125,27 +127,54 @@ Tensor hf_weight(const Matrix<double>& w, bool permute_heads, std::size_t head_d
     return out;
 }
 
-// The rope_scaling of a Hugging Face config; `ntk` has no HF type and becomes rope_theta.
-Json hf_rope_scaling(const Json& scaling) {
-    if (!scaling.is_object()) return nullptr;
-    Json s = scaling;
-    const std::string type = s.contains("rope_type") ? s["rope_type"].get<std::string>() : s.value("type", "none");
-    if (type == "none" || type == "default" || type == "ntk") return nullptr;
-    s.erase("type");
-    s["rope_type"] = type;
-    for (auto& [key, value] : s.items()) {
-        if (key == "rope_type") continue;
-        if (value.is_string()) value = std::stod(value.get<std::string>());
-        if (value.is_array())
-            for (Json& x : value)
-                if (x.is_string()) x = std::stod(x.get<std::string>());
-    }
-    return s;
-}
-
 void write_json_file(const std::filesystem::path& file, const Json& json) { write_named_file(file, json.dump(2) + "\n"); }
 
+// One row on one line: ["0.1", "0.2"].
+std::string row_text(const Json& row) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < row.size(); ++i) out += (i ? ", " : "") + row[i].dump();
+    return out + "]";
+}
+
+std::string laid_out(const Json& value, const std::string& indent) {
+    if (!value.is_structured()) return value.dump();
+    if (value.is_array() && (value.empty() || !value[0].is_structured())) return row_text(value);
+    const bool object = value.is_object();
+    std::string out = object ? "{\n" : "[\n";
+    std::size_t i = 0;
+    for (auto& [key, item] : value.items()) {
+        out += indent + "  " + (object ? Json(key).dump() + ": " : "") + laid_out(item, indent + "  ");
+        out += ++i < value.size() ? ",\n" : "\n";
+    }
+    return out + indent + (object ? "}" : "]");
+}
+
+// The files export writes: OUT, config.json and OUT.case.json beside it, and with `npy` a folder
+// OUT_npy/ of one .npy a tensor.
+std::vector<std::filesystem::path> export_files(const std::filesystem::path& out, bool npy) {
+    const std::filesystem::path folder = out.parent_path().empty() ? "." : out.parent_path();
+    std::filesystem::path case_out = out;
+    case_out.replace_extension(".case.json");
+    std::vector<std::filesystem::path> files = {out, folder / "config.json", case_out};
+    if (npy) files.push_back(folder / (out.stem().string() + "_npy"));
+    return files;
+}
+
+// Nothing is overwritten unless asked: every file export would write is checked before any is.
+void refuse_overwrite(const std::vector<std::filesystem::path>& files) {
+    for (const auto& file : files)
+        if (std::filesystem::exists(file))
+            throw InputFileError(file.string() + ": already exists; give --force to overwrite it (export writes " +
+                                 std::to_string(files.size()) + " files: " + [&] {
+                                     std::string names;
+                                     for (const auto& f : files) names += (names.empty() ? "" : ", ") + f.string();
+                                     return names;
+                                 }() + ")");
+}
+
 }  // namespace
+
+std::string laid_out_json(const Json& value) { return laid_out(value, ""); }
 
 Json inline_tensor_files(Json json, const std::filesystem::path& case_file) {
     if (!json.is_object()) return json;
@@ -157,13 +186,16 @@ Json inline_tensor_files(Json json, const std::filesystem::path& case_file) {
     return json;
 }
 
-std::vector<std::filesystem::path> export_case(const std::filesystem::path& case_file, const std::filesystem::path& out) {
+std::vector<std::filesystem::path> export_case(const std::filesystem::path& case_file, const std::filesystem::path& out,
+                                               const ExportOptions& options) {
     const Json json = inline_tensor_files(read_json_exact(case_file), case_file);
     const BlockCase<double> bc = read_block_case<double>(json, case_file.string());
     const BlockConfig<double>& c = bc.config;
     if (!c.pre_norm) throw InputFileError(case_file.string() + ": config.pre_norm: Hugging Face's LLaMA layer is pre-norm");
     if (!bc.cached.positions.empty())
         throw InputFileError(case_file.string() + ": cached: export writes the weights and input only; drop the cache");
+    const std::vector<std::filesystem::path> files = export_files(out, options.npy);
+    if (!options.force) refuse_overwrite(files);
     const bool permute = c.rope_layout == RopeLayout::interleaved;
     const BlockWeights<double>& w = bc.weights;
     auto vec = [](const Vector<double>& v) { return Tensor{DType::float64, {v.size()}, v}; };
@@ -183,39 +215,19 @@ std::vector<std::filesystem::path> export_case(const std::filesystem::path& case
     tensors.emplace_back("input", input);
     write_safetensors(out, tensors, {{"format", "pt"}, {"source", case_file.filename().string()}});
 
-    const Json& config = json["config"];
-    const bool ntk = c.rope_scaling.type == RopeScalingType::ntk;
-    const double theta = ntk ? ntk_base(c.rope_theta, c.rope_scaling.factor, c.head_dim) : c.rope_theta;
     const long start = bc.start_position;
-    Json hf = {{"architectures", {"LlamaForCausalLM"}},
-               {"model_type", "llama"},
-               {"hidden_size", c.hidden_size},
-               {"intermediate_size", c.ffn_hidden_size},
-               {"num_attention_heads", c.query_heads},
-               {"num_key_value_heads", c.kv_heads},
-               {"head_dim", c.head_dim},
-               {"num_hidden_layers", 1},
-               {"hidden_act", "silu"},
-               {"rms_norm_eps", c.rms_norm_eps},
-               {"rope_theta", theta},
-               {"rope_scaling", hf_rope_scaling(config.value("rope_scaling", Json()))},
-               {"max_position_embeddings",
-                config.contains("max_position_embeddings") ? config["max_position_embeddings"]
-                                                           : Json(std::max<long>(4096, start + long(bc.input.rows)))},
-               {"attention_bias", false},
-               {"mlp_bias", false},
-               {"vocab_size", 32000},
-               {"torch_dtype", "float64"}};
-    const std::filesystem::path folder = out.parent_path().empty() ? "." : out.parent_path();
-    const std::filesystem::path config_file = folder / "config.json";
-    write_json_file(config_file, hf);
-
-    Json small = {{"config", config}, {"weights", out.filename().string()}, {"start_position", start},
-                  {"input", out.filename().string()}};
-    std::filesystem::path case_out = out;
-    case_out.replace_extension(".case.json");
-    write_json_file(case_out, small);
-    return {out, config_file, case_out};
+    write_json_file(files[1], hf_config_json(c, json["config"], start + long(bc.input.rows)));
+    // The case as Hugging Face computes it: the permuted rows read as they are, in half layout, so
+    // an HF port's Q/K stages match it (and the original with compare --layout half).
+    Json config = json["config"];
+    config["rope_layout"] = "half";
+    write_json_file(files[2], {{"config", config}, {"weights", out.filename().string()}, {"start_position", start},
+                               {"input", out.filename().string()}});
+    if (options.npy) {
+        std::filesystem::create_directories(files[3]);
+        for (const auto& [name, t] : tensors) write_npy(files[3] / (name + ".npy"), t);
+    }
+    return files;
 }
 
 }  // namespace blockcheck

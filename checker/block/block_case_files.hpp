@@ -20,11 +20,23 @@ BlockCase<T> read_case_file(const std::filesystem::path& file) {
     return read_block_case<T>(inline_tensor_files(read_json_exact(file), file), file.string());
 }
 
+// JSON laid out as `forward` prints it and case files are written: objects one member a line,
+// a matrix one row a line (as numpy prints one), a vector or a number on one line; nlohmann
+// writes every name and value, only the line breaks are ours.
+std::string laid_out_json(const nlohmann::ordered_json& value);
+
+struct ExportOptions {
+    bool force = false;  // overwrite files that exist (else nothing is written when one does)
+    bool npy = false;    // also OUT_npy/NAME.npy, one a tensor, for readers with numpy alone
+};
+
 // Writes OUT.safetensors (the weights under Hugging Face's LLaMA names, [out, in], float64, and
 // the input as "input" [1, T, C]), config.json (a LlamaConfig) and OUT.case.json (the case
-// reading them back) into OUT's folder. Interleaved cases get q_proj and k_proj rows permuted
-// within each head, as Meta's checkpoints are converted, so rotate_half computes the same block.
-// Returns the files written.
-std::vector<std::filesystem::path> export_case(const std::filesystem::path& case_file, const std::filesystem::path& out);
+// reading them back, in half layout) into OUT's folder. Interleaved cases get q_proj and k_proj
+// rows permuted within each head, as Meta's checkpoints are converted, so rotate_half computes
+// the same block. Returns the files written; refuses, naming it, a file that exists unless
+// options.force.
+std::vector<std::filesystem::path> export_case(const std::filesystem::path& case_file, const std::filesystem::path& out,
+                                               const ExportOptions& options = {});
 
 }  // namespace blockcheck

@@ -130,6 +130,28 @@ std::string quote_python_nonfinite(const std::string& text) {
     return out;
 }
 
+Trace<Mpfr50> in_pair_layout(Trace<Mpfr50> given, std::size_t head_dim, RopeLayout from, RopeLayout to) {
+    if (from == to) return given;
+    Trace<Mpfr50> mapped;
+    for (auto& [name, m] : given) {
+        if (name != "Q" && name != "K" && name != "Q_rotated" && name != "K_rotated") {
+            mapped.add(name, std::move(m));
+            continue;
+        }
+        Matrix<Mpfr50> out(m.rows, m.cols);
+        for (std::size_t r = 0; r < m.rows; ++r)
+            for (std::size_t head = 0; head + head_dim <= m.cols; head += head_dim)
+                for (std::size_t i = 0; i < head_dim / 2; ++i) {
+                    const auto [a, b] = rope_pair(from, i, head_dim);
+                    const auto [x, y] = rope_pair(to, i, head_dim);
+                    out(r, head + x) = m(r, head + a);
+                    out(r, head + y) = m(r, head + b);
+                }
+        mapped.add(name, std::move(out));
+    }
+    return mapped;
+}
+
 Trace<Mpfr50> read_block_output(const std::filesystem::path& file, const Trace<Mpfr50>& reference) {
     const std::string ext = file.extension().string();
     const std::string name = file.string();

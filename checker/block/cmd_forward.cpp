@@ -33,29 +33,6 @@ Json rows_json(const Matrix<T>& m, int digits) {
     return rows;
 }
 
-// The layout `forward` prints (the README and the tests show it): objects one member a line and
-// a matrix one row a line, as numpy prints one, where dump(2) would give every number a line of
-// its own. nlohmann writes every name and value; only the line breaks are ours.
-
-// One row on one line: ["0.1", "0.2"].
-std::string row_text(const Json& row) {
-    std::string out = "[";
-    for (std::size_t i = 0; i < row.size(); ++i) out += (i ? ", " : "") + row[i].dump();
-    return out + "]";
-}
-
-// An object (of matrices or objects) one member a line, or a matrix one row a line.
-std::string laid_out(const Json& value, const std::string& indent) {
-    const bool object = value.is_object();
-    std::string out = object ? "{\n" : "[\n";
-    std::size_t i = 0;
-    for (auto& [key, item] : value.items()) {
-        out += indent + "  " + (object ? Json(key).dump() + ": " + laid_out(item, indent + "  ") : row_text(item));
-        out += ++i < value.size() ? ",\n" : "\n";
-    }
-    return out + indent + (object ? "}" : "]");
-}
-
 template <class T>
 Tensor tensor_of(const Matrix<T>& m, DType dtype) {
     Tensor t{dtype, {m.rows, m.cols}, {}};
@@ -100,7 +77,7 @@ int forward_at(const ForwardOptions& options) {
         doc["trace"] = Json::object();
         for (const auto& [name, value] : trace) doc["trace"][name] = rows_json(value, digits);
     }
-    const std::string out = laid_out(doc, "") + "\n";
+    const std::string out = laid_out_json(doc) + "\n";
     if (options.out.empty()) fmt::print("{}", out);
     else write_named_file(options.out, out);
     return 0;

@@ -2,6 +2,7 @@
 // at a chosen dtype (inv_freq per pair, the attention factor, cos and sin at some positions); with
 // --compare, an engineer's dump of any of those graded against it, and the RoPE-scaling porting
 // mistake that explains a difference named.
+#include "checker/block/hf_config.hpp"
 #include "checker/block/rope_check.hpp"
 #include "checker/common/cli.hpp"
 #include "checker/exercise/mistake_catalogue.hpp"
@@ -249,7 +250,7 @@ int rope_print_verdict(const RopeOptions& o, const std::vector<long>& positions,
 
 int rope_command(const RopeOptions& o, Lang lang) {
     const DType dtype = dtype_named(o.dtype);
-    const RopeConfig<Mpfr50> config = read_rope_config_file<Mpfr50>(o.config_file);
+    const RopeConfig<Mpfr50> config = read_hf_rope_file<Mpfr50>(o.config_file);
     std::vector<std::string> ignored;
     const NamedTensors dump = o.compare_file.empty() ? NamedTensors{} : rope_dump(o.compare_file, o.name, ignored);
     const std::vector<long> positions = rope_chosen_positions(o, config, dump);

@@ -1,8 +1,9 @@
 // The rotary settings of a Hugging Face config.json: rope_theta, the head width (head_dim, or
 // hidden_size / num_attention_heads), partial_rotary_factor, max_position_embeddings and the
 // scaling, written as transformers 4 writes it (rope_scaling, "type" or "rope_type", null for
-// none) or as transformers 5 does (rope_parameters, with rope_theta inside). The scaling object is
-// read by the block case loader's reader (read_rope_scaling in block_case.hpp).
+// none) or as transformers 5 does (rope_parameters, with rope_theta inside). Read by
+// checker/block/hf_config.hpp's read_hf_rope (the scaling object by the block case loader's
+// read_rope_scaling).
 #pragma once
 
 #include "base/text.hpp"
@@ -37,16 +38,5 @@ struct RopeConfig {
         return make_rope(theta, rotary_dim, scaling, RopeLayout::half, sequence_length);
     }
 };
-
-// Reads the rotary settings of a config.json's JSON; a bad or missing field is an InputFileError
-// naming `source` and the field ("config.json: config.rope_scaling.factor: ...").
-template <class T>
-RopeConfig<T> read_rope_config(const nlohmann::ordered_json& json, const std::string& source);
-
-// The same, of a file.
-template <class T>
-RopeConfig<T> read_rope_config_file(const std::filesystem::path& file) {
-    return read_rope_config<T>(read_json_exact(file), file.string());
-}
 
 }  // namespace blockcheck

@@ -1,5 +1,6 @@
 // `compare` reads like a numerical analyst: a faithful float32 block passes --dtype float32,
 // planted bugs fail and are located at the stage that computes them wrongly.
+#include "checker/block/block_case_files.hpp"
 #include "checker/block/block_output.hpp"
 #include "checker/block/error_report.hpp"
 #include "plain_float32_block.hpp"
@@ -60,6 +61,38 @@ TEST_CASE("planted bugs fail and are located at the stage that computes them") {
     PlantedBugs eps;
     eps.eps_outside_sqrt = true;
     CHECK(grade("long-default.json", eps).first_outside == "N");
+}
+
+TEST_CASE("a Hugging Face-layout port of an interleaved case: its Q/K stages mapped pass, a wrong pairing never does") {
+    TempDir dir("hf-port");
+    const auto files = export_case(case_path("modern-small.json"), dir.path / "layer.safetensors");
+    const BlockCase<Mpfr50> bc = read_case_file<Mpfr50>(case_path("modern-small.json"));
+    Trace<Mpfr50> reference;
+    block_case_forward(bc, &reference);
+    // The port computes on the exported weights with rotate_half: the export's own case.
+    const BlockCase<double> hf = read_case_file<double>(files[2]);
+    REQUIRE(hf.config.rope_layout == RopeLayout::half);
+    auto first_outside = [&](const Trace<Mpfr50>& given) {
+        const StageErrors* s = first_stage_outside(compare_stages(given, reference, bc.config, 4, DType::float32));
+        return s ? s->name : std::string("(none)");
+    };
+    auto as_interleaved = [&](const Trace<Mpfr50>& t) {
+        return in_pair_layout(t, bc.config.head_dim, RopeLayout::half, RopeLayout::interleaved);
+    };
+    const Trace<Mpfr50> port = plain_float32_forward(hf, {});
+    CHECK(first_outside(port) == "Q");                 // read as it is: the other layout
+    CHECK(first_outside(as_interleaved(port)) == "(none)");
+    // Against the export's own case, no mapping is needed.
+    const BlockCase<Mpfr50> own = read_case_file<Mpfr50>(files[2]);
+    Trace<Mpfr50> own_reference;
+    block_case_forward(own, &own_reference);
+    CHECK(first_stage_outside(compare_stages(port, own_reference, own.config, 4, DType::float32)) == nullptr);
+    // The same port pairing neighbours on Hugging Face's weights: mapped, still outside.
+    PlantedBugs flipped;
+    flipped.other_pairing = true;
+    const Trace<Mpfr50> wrong = as_interleaved(plain_float32_forward(hf, flipped));
+    CHECK(first_outside(wrong) == "Q_rotated");
+    CHECK_FALSE(compare_stages(wrong, reference, bc.config, 4, DType::float32).back().within());
 }
 
 TEST_CASE("stage tolerances grow with eps and the square root of the depth") {

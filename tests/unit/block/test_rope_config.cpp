@@ -1,6 +1,7 @@
 // `blockcheck rope` reads a Hugging Face config.json as transformers does, through the case
 // loader's rope_scaling reader, and gets the block's own frequencies from it.
 #include "checker/block/block_case_files.hpp"
+#include "checker/block/hf_config.hpp"
 #include "checker/block/rope_check.hpp"
 #include "source_tree.hpp"
 
@@ -13,7 +14,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-RopeConfig<Mpfr50> hf_config(const std::string& text) { return read_rope_config<Mpfr50>(parse_json_exact(text, "t"), "config.json"); }
+RopeConfig<Mpfr50> hf_config(const std::string& text) { return read_hf_rope<Mpfr50>(parse_json_exact(text, "t"), "config.json"); }
 
 std::string hf_refusal(const std::string& text) {
     try {
@@ -42,7 +43,7 @@ TEST_CASE("rope config: every long case's configuration, read as a config.json, 
         const auto path = repository() / "data/cases" / name;
         const Json json = read_json_exact(path);
         const BlockCase<Mpfr50> bc = read_case_file<Mpfr50>(path);
-        const RopeConfig<Mpfr50> rc = read_rope_config<Mpfr50>(config_json_of_case(json["config"]), name);
+        const RopeConfig<Mpfr50> rc = read_hf_rope<Mpfr50>(config_json_of_case(json["config"]), name);
         CHECK(rc.rotary_dim == bc.config.head_dim);
         CHECK(rc.scaling.type == bc.config.rope_scaling.type);
         const std::size_t length = static_cast<std::size_t>(bc.start_position) + bc.input.rows;
@@ -102,7 +103,7 @@ TEST_CASE("rope config: Hugging Face's spellings of the scaling are read alike")
                 {"original_max_position_embeddings", 4096}, {"rope_theta", 10000}};
     phi["rope_scaling"] = {{"type", "su"}, {"long_factor", std::vector<std::string>(48, "2.0")},
                            {"short_factor", std::vector<std::string>(48, "1.0")}};
-    const RopeConfig<Mpfr50> phi3 = read_rope_config<Mpfr50>(phi, "phi3.json");
+    const RopeConfig<Mpfr50> phi3 = read_hf_rope<Mpfr50>(phi, "phi3.json");
     CHECK(phi3.scaling.type == RopeScalingType::longrope);
     CHECK(phi3.scaling.original_context == 4096);
     CHECK(phi3.scaling.factor == 32);

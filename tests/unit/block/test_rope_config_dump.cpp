@@ -1,6 +1,7 @@
 // `blockcheck rope --compare`: dumps made by a float32 port of transformers' RoPE (the arithmetic
 // of modeling_rope_utils.py, float32 tensors and double scalars) pass honest and name each
 // RoPE-scaling mistake planted in it, and only that one.
+#include "checker/block/hf_config.hpp"
 #include "checker/block/rope_check.hpp"
 #include "solutions/block/rope_mistakes.hpp"
 #include "source_tree.hpp"
@@ -138,7 +139,7 @@ std::vector<RopeGiven> f32_dump(const RopeConfig<Mpfr50>& c, const std::vector<l
 }
 
 RopeConfig<Mpfr50> fixture_config(const std::string& name) {
-    return read_rope_config_file<Mpfr50>(repository() / "tests/fixtures/rope" / name);
+    return read_hf_rope_file<Mpfr50>(repository() / "tests/fixtures/rope" / name);
 }
 
 // The honest port passes and names nothing; each visible mistake planted is named alone; the
@@ -188,11 +189,11 @@ TEST_CASE("rope dump: linear, LongRoPE and unscaled configurations") {
                                                        "yarn_attention_factor_on_scores", "llama3_band_skipped",
                                                        "dynamic_ntk_at_longest_context", "dynamic_ntk_unclamped"};
     const std::string head = R"({"hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 16384, )";
-    check_dumps(read_rope_config<Mpfr50>(parse_json_exact(head + R"("rope_scaling": {"type": "linear", "factor": 4.0}})", "t"), "t"),
+    check_dumps(read_hf_rope<Mpfr50>(parse_json_exact(head + R"("rope_scaling": {"type": "linear", "factor": 4.0}})", "t"), "t"),
                 {0, 4095, 16383}, yarn_and_dynamic);
     std::vector<std::string> all;
     for (const auto& [id, mistake] : rope_mistake_ids) all.emplace_back(id);
-    check_dumps(read_rope_config<Mpfr50>(parse_json_exact(head + R"("rope_theta": 1000000.0})", "t"), "t"), {0, 16383}, all);
+    check_dumps(read_hf_rope<Mpfr50>(parse_json_exact(head + R"("rope_theta": 1000000.0})", "t"), "t"), {0, 16383}, all);
 
     Json phi = {{"hidden_size", 3072}, {"num_attention_heads", 32}, {"max_position_embeddings", 131072}, {"rope_theta", 10000}};
     phi["rope_scaling"] = {{"rope_type", "longrope"}, {"original_max_position_embeddings", 4096}};
@@ -202,7 +203,7 @@ TEST_CASE("rope dump: linear, LongRoPE and unscaled configurations") {
     }
     std::vector<std::string> invisible = yarn_and_dynamic;
     invisible.erase(invisible.begin(), invisible.begin() + 2);  // LongRoPE has an attention factor too
-    check_dumps(read_rope_config<Mpfr50>(phi, "phi.json"), {0, 4095, 131071}, invisible);
+    check_dumps(read_hf_rope<Mpfr50>(phi, "phi.json"), {0, 4095, 131071}, invisible);
 }
 
 TEST_CASE("rope dump: cos at a full head's width in either layout, and shapes that fit nothing") {
