@@ -22,7 +22,7 @@ constexpr const char* area_prefix = "blockcheck-compile-area-";
 // A new folder `prefix<pid>-XXXXXX` under the temporary folder, 0711.
 fs::path new_area() {
     const fs::path tmp = fs::temp_directory_path();
-    sweep_stale(tmp, area_prefix);
+    blockcheck::sweep_stale(tmp, area_prefix);  // qualified: compile.cpp has a sweep_stale of its own
     std::string name = (tmp / (area_prefix + std::to_string(::getpid()) + "-XXXXXX")).string();
     if (!::mkdtemp(name.data())) throw std::runtime_error("cannot make a compile area in " + tmp.string() + ": " + std::strerror(errno));
     if (::chmod(name.c_str(), 0711) != 0) throw std::runtime_error("cannot open " + name + " to the compiler's uid");

@@ -8,7 +8,7 @@
 # header beside a source is graded again on a resumed run.
 set -euo pipefail
 blockcheck="$(realpath "$1")"; root="$(realpath "$2")"
-ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
+ws="$(mktemp -d)"; trap '[[ -n "${KEEP:-}" ]] || rm -rf "$ws"' EXIT; echo "ws $ws"
 chmod 711 "$ws"   # as root without bubblewrap, the throw-away uid that compiles must reach the cache
 source "$root/tests/e2e/lib/common.sh"
 chapter25_workspace "$ws"
@@ -53,12 +53,15 @@ for id in "${!target[@]}" pipe; do
     [[ $(exercise_score "$id") == 0 ]] || fail "$id: no points without its header"
     echo "  $id: $(note "$id" | head -1)"
 done
-[[ $(exercise_score bob) == 3 && $(exercise_score helper) == 3 ]] || fail "bob and helper should score 3"
+[[ $(exercise_score bob) == 5 && $(exercise_score helper) == 5 ]] || fail "bob and helper should score 5"
 for token in "${tokens[@]}"; do
     ! grep -rqa "$token" "$out" --exclude-dir=.cache || fail "$token reached the outputs: $(grep -rla "$token" "$out")"
-    ! grep -rqa "$token" "$out/.cache" --include='*.seal' --include='*.fail' --include='*.log' ||
-        fail "$token reached the cache"
 done
+for token in BLOCKCHECK_TOKEN_ROOT BLOCKCHECK_TOKEN_ENVIRON; do
+    ! grep -rqa "$token" "$out/.cache" || fail "$token reached the cache"
+done
+# bob's source is in the cache once: his own compile's seal, nobody else's.
+[[ $(grep -rla BLOCKCHECK_TOKEN_BOB "$out/.cache" | wc -l) == 1 ]] || fail "bob's source reached another entry of the cache"
 grep -q "bob" "$out/gradebook.csv" || fail "bob's own source is graded as usual"
 
 # The program that would link to 128 MiB: a compile error saying why, nothing of it cached.
@@ -74,6 +77,6 @@ BLOCKCHECK_TOKEN_ENVIRON=1 timeout 300 "$blockcheck" grade "$subs" "${options[@]
     fail "the resumed run failed: $(tail -20 "$ws/log2.txt")"
 [[ $(exercise_score helper) == 0 ]] || fail "helper's changed header should be graded again (0), got $(exercise_score helper)"
 note helper | grep -q "the header changed" || fail "helper: $(note helper)"
-[[ $(exercise_score bob) == 3 ]] || fail "bob: 3 after the resumed run"
+[[ $(exercise_score bob) == 5 ]] || fail "bob: 5 after the resumed run"
 grep -qF "(1 graded, " "$ws/log2.txt" || fail "only helper should be graded again: $(tail -5 "$ws/log2.txt")"
 echo "grade links: 3 passed, 0 failed"

@@ -15,7 +15,7 @@ subs="$home/submissions"; solved="$root/tests/solved/ch25"
 mkdir -p "$subs/ada" "$subs/bob"
 cp "$solved/rope_quarter_turn_table.cpp" "$solved/swiglu_ffn_2d.cpp" "$subs/ada/"
 cp "$root/chapters/ch25/rope_quarter_turn_table.cpp" "$subs/bob/"
-areas() { ls -d "${TMPDIR:-/tmp}"/blockcheck-compile-area-* 2> /dev/null | wc -l; }
+areas() { find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'blockcheck-compile-area-*' | wc -l; }
 before=$(areas)
 s=0
 BLOCKCHECK_GRADE_ISOLATION=uid_only "$blockcheck" grade "$subs" --out "$home/out" --chapter ch25 --jobs 2 --no-sandbox \

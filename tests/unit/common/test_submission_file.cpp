@@ -60,7 +60,7 @@ TEST_CASE("submission file: links, at the end or on the way, and paths out of th
     fs::create_symlink("real/x.hpp", dir.path / "inside.hpp");  // even a link that stays inside
     fs::create_symlink(outside.path, dir.path / "via");
     both_ways([&] {
-        for (const std::string& name : {"x.hpp", "inside.hpp"}) {
+        for (const std::string name : {"x.hpp", "inside.hpp"}) {
             const SubmissionRead read = open_submission_file(dir.path, name, 1 << 20);
             CHECK_FALSE(read.file);
             CHECK_MESSAGE(says(read.problem, name + " is a link; links are not graded; hand in the file"), read.problem.en);
