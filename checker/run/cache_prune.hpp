@@ -1,6 +1,6 @@
-// Keeping the student's compile cache bounded: every edit adds a binary (about 0.5 MB) and its
-// run records, and a new student header adds a precompiled header (28 MB), so a semester of
-// `./blockcheck` would otherwise fill a laptop's disk.
+// Keeping the compile caches bounded: every edit adds a binary (about 0.5 MB) and its run records,
+// and a new student header adds a precompiled header (28 MB), so a semester of `./blockcheck` would
+// otherwise fill a laptop's disk; a grading run bounds each student's share and the whole cache.
 #pragma once
 
 #include <chrono>

@@ -76,8 +76,9 @@ Limits compiler_limits();
 // with it into the build folder and are part of the key. `display`, when given, is the source's
 // path as its author sees it (chapters/ch25/x.cpp): diagnostics name it instead of the bare file name.
 // The compiler writes no file over max_binary_bytes: a program that would link larger is rejected,
-// never cached. The files come from read_program (submission_file.hpp), read once: this overload,
-// for a student's own tree, reads `source` and its headers with Links::follow_and_report.
+// never cached. The grader hands in the files as read_program read them (submission_file.hpp),
+// read once; the overload taking a path, for a student's own tree, reads `source` and its headers
+// itself with Links::follow_and_report.
 CompileResult compile_program(const SubmittedProgram& program, const std::filesystem::path& include_dir,
                               const std::filesystem::path& cache_dir, const Limits& limits = compiler_limits(),
                               CompileWay way = CompileWay::fast, const std::string& display = {});
