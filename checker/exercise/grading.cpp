@@ -288,6 +288,12 @@ ExerciseResult failed_exercise(const Exercise& exercise, Verdict verdict, Text n
     return r;
 }
 
+// The compile's notes (a link beside the source, read as the student but not graded) before the result's note.
+static void add_compile_notes(ExerciseResult& r, const CompileResult& build) {
+    if (build.notes.empty()) return;
+    r.note = {notes_text(build.notes, Lang::en) + r.note.en, notes_text(build.notes, Lang::zh) + r.note.zh};
+}
+
 ExerciseResult check_program(const Exercise& exercise, const std::filesystem::path& source, const InputList& inputs,
                              const RunSettings& settings, const AnswerCompareOptions& options) {
     const CompileResult build = compile_program(source, settings.include_dir, settings.cache_dir, compiler_limits(),
@@ -296,6 +302,7 @@ ExerciseResult check_program(const Exercise& exercise, const std::filesystem::pa
         const Verdict verdict = build.status == CompileStatus::grader_fault ? Verdict::grader_fault : Verdict::compile_error;
         ExerciseResult r = failed_exercise(exercise, verdict, {build.diagnostics, build.diagnostics});
         r.compile_seconds = build.seconds;
+        add_compile_notes(r, build);
         return r;
     }
     const std::filesystem::path workdir = settings.sandbox ? settings.sandbox->writable_dir : std::filesystem::path{};
@@ -305,6 +312,7 @@ ExerciseResult check_program(const Exercise& exercise, const std::filesystem::pa
     ExerciseResult r = grade_run(exercise, inputs, run, settings.limits, options);
     r.compile_seconds = build.seconds;
     r.run_seconds = run.wall_seconds;
+    add_compile_notes(r, build);
     return r;
 }
 

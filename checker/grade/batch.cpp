@@ -10,12 +10,14 @@
 #include "checker/grade/gradescope.hpp"
 #include "checker/grade/grade_program.hpp"
 #include "checker/grade/insight.hpp"
+#include "checker/grade/insight_code.hpp"
 #include "checker/grade/output_lock.hpp"
 #include "checker/grade/pool.hpp"
 #include "checker/grade/report_html.hpp"
 #include "checker/grade/resume.hpp"
 #include "checker/grade/sandbox_policy.hpp"
 #include "checker/grade/student_id.hpp"
+#include "checker/run/compile_area.hpp"
 
 #include <fmt/format.h>
 
@@ -42,6 +44,7 @@ struct Job {
     const Submission* submission = nullptr;
     fs::path unpacked;  // the archive's folder, removed when the student is done
     Sources sources;
+    std::vector<std::optional<SubmittedProgram>> programs;  // per exercise, read once (submission_file.hpp)
     StudentRecord record;
     BatchClock::time_point start;
     bool reused = false;                   // unchanged since an earlier run
@@ -68,6 +71,7 @@ private:
 
     const ExerciseSet& set_;
     const GradeSettings& settings_;
+    GradeSettings compile_settings_;  // settings_, with the header folder compiles read
     const std::function<void(const GradeProgress&)>& progress_;
     std::vector<Job> jobs_;
     std::unique_ptr<ProgramGrader> programs_;
@@ -95,22 +99,29 @@ void Batch::set_up_folders() {
 GradeReport Batch::run() {
     const auto start = BatchClock::now();
     const fs::path cache_dir = settings_.cache_dir.empty() ? settings_.out / ".cache" : settings_.cache_dir;
-    programs_ = std::make_unique<ProgramGrader>(settings_, cache_dir);
+    // As root without bubblewrap, under a folder closed to others: compiles in a work area the
+    // throw-away uid reaches (compile_area.hpp).
+    const CompileArea area(settings_.include_dir, cache_dir);
+    compile_settings_ = settings_;
+    compile_settings_.include_dir = area.include_dir();
+    programs_ = std::make_unique<ProgramGrader>(compile_settings_, area.cache_dir());
     set_up_folders();
-    make_private_folder(cache_dir);
+    if (!area.moved()) make_private_folder(cache_dir);
     // As root, compiles run as throw-away uids in build folders of their own inside the cache:
     // it must be searchable by them, never listable (checker/run/compile_user.cpp).
-    if (::geteuid() == 0) fs::permissions(cache_dir, fs::perms(0711));
+    if (::geteuid() == 0 && !area.moved()) fs::permissions(cache_dir, fs::perms(0711));
     fingerprint_ = run_fingerprint(set_, settings_, programs_->isolation());
     const double setup = seconds_since(start);
 
     const PoolWork work{[this](std::size_t student) { return prepare(student); },
                         [this](std::size_t student, std::size_t exercise) {
                             Job& job = jobs_[student];
+                            const auto& program = job.programs[exercise];
                             job.record.exercises[exercise] = programs_->grade(
-                                set_.all()[exercise], job.submission->student, job.sources.file[exercise],
+                                set_.all()[exercise], job.submission->student, program ? &*program : nullptr,
                                 job.sources.relative[exercise]);
-                            job.record.exercises[exercise].code_shape = code_shape_of(job.sources.file[exercise]);
+                            if (program && program->readable())
+                                job.record.exercises[exercise].code_shape = code_shape(program->source.bytes);
                         },
                         [this](std::size_t student) { finish(student); }};
     const double busy = run_pool(jobs_.size(), settings_.jobs, work);
@@ -176,7 +187,10 @@ void Batch::read_submission(Job& job, std::size_t student) {
     }
     job.sources = find_sources(folder, set_);
     job.record.notes.insert(job.record.notes.end(), job.sources.notes.begin(), job.sources.notes.end());
-    job.record.key = student_key(fingerprint_, job.submission->student, job.sources);
+    job.programs.resize(job.sources.file.size());
+    for (std::size_t i = 0; i < job.sources.file.size(); ++i)
+        if (!job.sources.file[i].empty()) job.programs[i] = read_program(folder, job.sources.relative[i], Links::refuse);
+    job.record.key = student_key(fingerprint_, job.submission->student, job.sources, job.programs);
     if (settings_.regrade) return;
     EarlierResult earlier = earlier_result(results_dir_, job.submission->student, job.record.key);
     job.earlier_faults = std::move(earlier.faults);
@@ -208,6 +222,7 @@ void Batch::finish(std::size_t student) {
         job.record.seconds = seconds_since(job.start);
         write_result(job);
     }
+    job.programs.clear();
     if (!job.unpacked.empty()) {
         std::error_code ec;
         fs::remove_all(job.unpacked, ec);

@@ -93,8 +93,12 @@ Sources find_sources(const fs::path& folder, const ExerciseSet& set) {
         auto match = by_name.find(name);
         if (match == by_name.end()) continue;
         const fs::path relative = entry.path().lexically_relative(folder);
+        if (fs::is_symlink(status)) {
+            found.notes.push_back(relative.generic_string() + " is a link; links are not graded; hand in the file");
+            continue;
+        }
         if (!fs::is_regular_file(status)) {
-            found.notes.push_back(relative.generic_string() + " is not a regular file (a link?): ignored");
+            found.notes.push_back(relative.generic_string() + " is not a regular file: ignored");
             continue;
         }
         for (std::size_t i : match->second) candidates[i].push_back(relative);

@@ -2,6 +2,7 @@
 
 #include "checker/exercise/variants.hpp"
 #include "checker/grade/insight_shared.hpp"
+#include "checker/run/cache_prune.hpp"
 
 #include <unistd.h>
 
@@ -12,9 +13,6 @@ namespace blockcheck {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr std::size_t max_source_bytes = 1u << 20;   // a longer "source" is not a student's program
-constexpr std::size_t max_binary_bytes = 64u << 20;  // a bigger program is the student's doing, never a copy to fail
 
 ExerciseRecord to_record(const ExerciseResult& r, Lang lang) {
     ExerciseRecord rec;
@@ -56,18 +54,29 @@ ProgramCosts ProgramGrader::costs() const {
     return {compiles_, compile_hits_, runs_, compile_seconds_, run_seconds_};
 }
 
-ExerciseRecord ProgramGrader::grade(const Exercise& e, const std::string& student, const fs::path& source,
+// The program has run: what its compile stored is charged to the student, and now and then the
+// whole cache is pruned to its bound (cache_prune.hpp).
+void ProgramGrader::bound_cache(const std::string& student, const std::vector<fs::path>& stored) {
+    if (stored.empty()) return;  // a cache hit
+    shares_.charge(student, stored);
+    std::lock_guard lock(prune_mutex_);
+    if ((unpruned_ += 1) < 64) return;  // a directory walk of the cache every 64 new entries
+    unpruned_ = 0;
+    prune_cache(cache_dir_, grading_cache_bytes, grading_spare);
+}
+
+ExerciseRecord ProgramGrader::grade(const Exercise& e, const std::string& student, const SubmittedProgram* program,
                                     const std::string& shown_as) {
     const Lang lang = settings_.lang;
     try {
-        if (source.empty())
+        if (!program)
             return whole_exercise(e, Verdict::missing,
                                   {"no file named " + e.file_name() + " in the submission",
                                    "提交中没有名为 " + e.file_name() + " 的文件"},
                                   lang);
         std::optional<std::uint64_t> seed;
         if (settings_.variants) seed = variant_seed(student, e.id);
-        ExerciseRecord record = compile_and_run(e, source, shown_as, seed);
+        ExerciseRecord record = compile_and_run(e, student, *program, shown_as, seed);
         record.source = shown_as;
         return record;
     } catch (const std::exception& fault) {
@@ -79,23 +88,20 @@ ExerciseRecord ProgramGrader::grade(const Exercise& e, const std::string& studen
     }
 }
 
-ExerciseRecord ProgramGrader::compile_and_run(const Exercise& e, const fs::path& source, const std::string& shown_as,
+ExerciseRecord ProgramGrader::compile_and_run(const Exercise& e, const std::string& student, const SubmittedProgram& program,
+                                              const std::string& shown_as,
                                               std::optional<std::uint64_t> seed) {
     const Lang lang = settings_.lang;
     const InputList inputs = seed ? variant_inputs(e, *seed) : e.inputs;
     std::error_code ec;
-    if (::access(source.c_str(), R_OK) != 0) {  // the file's mode is the submission's: not a grader fault
-        ExerciseRecord r = whole_exercise(e, Verdict::compile_error, {"the source cannot be read", "源文件无法读取"}, lang);
-        r.variant = seed;
-        return r;
-    }
-    if (fs::file_size(source, ec) > max_source_bytes) {
-        ExerciseRecord r = whole_exercise(e, Verdict::compile_error, {"the source is larger than 1 MiB", "源文件超过 1 MiB"}, lang);
+    if (!program.readable()) {  // the file's mode, kind or size is the submission's: not a grader fault
+        ExerciseRecord r = whole_exercise(e, Verdict::compile_error, program.problem, lang);
+        r.note = notes_text(program.notes, lang) + program.problem.in(lang);
         r.variant = seed;
         return r;
     }
     const CompileResult build =
-        compile_program(source, settings_.include_dir, cache_dir_, settings_.compile_limits, CompileWay::fast, shown_as);
+        compile_program(program, settings_.include_dir, cache_dir_, settings_.compile_limits, CompileWay::fast, shown_as);
     ++compiles_;
     compile_hits_ += build.cached;
     {
@@ -124,10 +130,12 @@ ExerciseRecord ProgramGrader::compile_and_run(const Exercise& e, const fs::path&
         run_seconds = run.wall_seconds;
         output = run.out;
     }
+    bound_cache(student, build.stored);
     result.variant = seed;
     result.compile_seconds = build.seconds;
     result.run_seconds = run_seconds;
     ExerciseRecord record = to_record(result, lang);
+    record.note = notes_text(build.notes, lang) + record.note;  // links beside the source, and such
     record.compile_cached = build.cached;
     keep_wrong_answers(record, output);
     return record;

@@ -3,8 +3,10 @@
 // grader's own failures become grader_fault verdicts, never the student's loss.
 #pragma once
 
+#include "checker/common/submission_file.hpp"
 #include "checker/exercise/grading.hpp"
 #include "checker/grade/settings.hpp"
+#include "checker/run/cache_prune.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -34,20 +36,24 @@ public:
 
     Isolation isolation() const { return jail_.isolation(); }
 
-    // Exercise `e` of `student`: `source` the file found for it (empty: none), `shown_as` its path
-    // inside the submission (as compiler messages and the record name it).
-    ExerciseRecord grade(const Exercise& e, const std::string& student, const std::filesystem::path& source,
+    // Exercise `e` of `student`: `program` what was read for it (read_program; nullptr: none found),
+    // `shown_as` its path inside the submission (as compiler messages and the record name it).
+    ExerciseRecord grade(const Exercise& e, const std::string& student, const SubmittedProgram* program,
                          const std::string& shown_as);
 
     ProgramCosts costs() const;
 
 private:
-    ExerciseRecord compile_and_run(const Exercise& e, const std::filesystem::path& source, const std::string& shown_as,
-                                   std::optional<std::uint64_t> seed);
+    ExerciseRecord compile_and_run(const Exercise& e, const std::string& student, const SubmittedProgram& program,
+                                   const std::string& shown_as, std::optional<std::uint64_t> seed);
+    void bound_cache(const std::string& student, const std::vector<std::filesystem::path>& stored);
 
     const GradeSettings& settings_;
     std::filesystem::path cache_dir_;
     ProgramJail jail_;
+    CacheShares shares_{grading_share_bytes};
+    std::mutex prune_mutex_;
+    std::size_t unpruned_ = 0;  // entries stored since the cache was last pruned
     std::atomic<std::size_t> compiles_{0}, compile_hits_{0}, runs_{0};
     mutable std::mutex time_mutex_;
     double compile_seconds_ = 0, run_seconds_ = 0;

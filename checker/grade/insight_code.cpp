@@ -2,7 +2,6 @@
 // and character literals whole, raw strings included), identifiers renamed in order of first use.
 #include "checker/grade/insight_code.hpp"
 
-#include "checker/common/files.hpp"
 #include "checker/common/hashing.hpp"
 
 #include <cctype>
@@ -121,13 +120,6 @@ std::string code_shape(std::string_view source) {
     std::string joined;
     for (const std::string& t : tokens) joined.append(t).push_back('\x1f');
     return std::to_string(tokens.size()) + ":" + hex(content_hash(joined)).substr(0, 32);
-}
-
-std::string code_shape_of(const std::filesystem::path& file) {
-    std::error_code ec;
-    if (file.empty() || std::filesystem::file_size(file, ec) > (1u << 20) || ec) return "";
-    const auto text = read_file_if_readable(file);
-    return text ? code_shape(*text) : "";
 }
 
 std::size_t shape_tokens(std::string_view shape) {

@@ -19,9 +19,6 @@ std::vector<std::string> normalised_tokens(std::string_view source);
 // when their normal forms are equal (up to the hash).
 std::string code_shape(std::string_view source);
 
-// code_shape of a file; "" when it cannot be read or is larger than 1 MiB.
-std::string code_shape_of(const std::filesystem::path& file);
-
 // The token count of a shape ("212:ab..." -> 212); 0 for "".
 std::size_t shape_tokens(std::string_view shape);
 

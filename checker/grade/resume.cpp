@@ -61,12 +61,21 @@ std::string exercises_fingerprint(const ExerciseSet& set) {
     return hex(h);
 }
 
-std::string student_key(const Digest& fingerprint, const std::string& student, const Sources& sources) {
+std::string student_key(const Digest& fingerprint, const std::string& student, const Sources& sources,
+                        const std::vector<std::optional<SubmittedProgram>>& programs) {
     Digest h = fingerprint;
     h = hash_field(h, student);
     for (std::size_t i = 0; i < sources.file.size(); ++i) {
         h = hash_field(h, sources.relative[i]);
-        h = hash_field(h, sources.file[i].empty() ? "<none>" : read_file_if_readable(sources.file[i]).value_or("<unreadable>"));
+        const SubmittedProgram* program = i < programs.size() && programs[i] ? &*programs[i] : nullptr;
+        if (!program) {
+            h = hash_field(h, "<none>");
+            continue;
+        }
+        if (!program->readable()) h = hash_field(h, "<unreadable>" + program->problem.en);
+        else h = hash_field(h, hex(program->source.hash));
+        for (const SubmissionFile& header : program->headers) h = hash_field(hash_field(h, header.name), hex(header.hash));
+        for (const Text& note : program->notes) h = hash_field(h, note.en);  // a link beside it, and such
     }
     return hex(h);
 }

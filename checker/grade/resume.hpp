@@ -4,6 +4,7 @@
 #pragma once
 
 #include "checker/common/hashing.hpp"
+#include "checker/common/submission_file.hpp"
 #include "checker/grade/discovery.hpp"
 #include "checker/grade/settings.hpp"
 
@@ -25,8 +26,11 @@ Digest run_fingerprint(const ExerciseSet& set, const GradeSettings& settings, Is
 // The exercise definitions alone: shards to be merged must agree on them.
 std::string exercises_fingerprint(const ExerciseSet& set);
 
-// A student's key: the run's fingerprint, the id, and where and what each exercise's source is.
-std::string student_key(const Digest& fingerprint, const std::string& student, const Sources& sources);
+// A student's key: the run's fingerprint, the id, and for each exercise where its source is and
+// what was read for it (read_program: the source's and the headers' beside it names and bytes,
+// or why it could not be read): the very bytes the compile gets. programs[i] empty: none found.
+std::string student_key(const Digest& fingerprint, const std::string& student, const Sources& sources,
+                        const std::vector<std::optional<SubmittedProgram>>& programs);
 
 // What an earlier run left for a student in `results_dir`.
 struct EarlierResult {

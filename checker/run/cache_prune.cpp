@@ -42,7 +42,7 @@ std::string key_of(const std::string& name) {
 
 }  // namespace
 
-std::uintmax_t prune_cache(const fs::path& cache_dir, std::uintmax_t max_bytes) {
+std::uintmax_t prune_cache(const fs::path& cache_dir, std::uintmax_t max_bytes, std::chrono::seconds spare) {
     std::map<std::string, Entry> entries;
     std::uintmax_t total = 0;
     std::error_code ec;
@@ -63,13 +63,34 @@ std::uintmax_t prune_cache(const fs::path& cache_dir, std::uintmax_t max_bytes) 
     std::vector<Entry*> oldest_first;
     for (auto& [key, entry] : entries) oldest_first.push_back(&entry);
     std::sort(oldest_first.begin(), oldest_first.end(), [](const Entry* a, const Entry* b) { return a->used < b->used; });
-    const auto recent = fs::file_time_type::clock::now() - std::chrono::hours(1);
+    const auto recent = fs::file_time_type::clock::now() - spare;
     std::uintmax_t removed = 0;
     for (const Entry* entry : oldest_first) {
         if (total - removed <= max_bytes / 4 * 3 || entry->used > recent) break;
         for (const fs::path& path : entry->paths) fs::remove_all(path, ec);
         removed += entry->bytes;
     }
+    return removed;
+}
+
+std::uintmax_t CacheShares::charge(const std::string& owner, const std::vector<fs::path>& files) {
+    std::error_code ec;
+    std::uintmax_t bytes = 0;
+    for (const fs::path& file : files) {
+        const auto size = fs::file_size(file, ec);
+        if (!ec) bytes += size;
+    }
+    std::lock_guard lock(mutex_);
+    Account& account = accounts_[owner];
+    account.bytes += bytes;
+    account.files.insert(account.files.end(), files.begin(), files.end());
+    if (account.bytes <= share_) return 0;
+    std::uintmax_t removed = 0;
+    for (const fs::path& file : account.files) {
+        const auto size = fs::file_size(file, ec);
+        if (fs::remove(file, ec) && !ec) removed += size;
+    }
+    account.files.clear();
     return removed;
 }
 

@@ -16,6 +16,7 @@
 #include "checker/run/compile.hpp"
 
 #include "checker/common/files.hpp"
+#include "checker/common/submission_file.hpp"
 #include "checker/common/hashing.hpp"
 #include "checker/common/stale_sweep.hpp"
 #include "checker/run/cache_prune.hpp"
@@ -23,6 +24,9 @@
 #include "checker/run/compile_parts.hpp"
 
 #include <unistd.h>
+
+#include <csignal>
+#include <cstdint>
 
 #include <algorithm>
 #include <cctype>
@@ -52,30 +56,18 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The program's own headers: the header files directly beside the source (name and text), which
-// travel with it into the build folder. At most 32, each at most 1 MiB.
-using SourceFiles = std::vector<std::pair<std::string, std::string>>;
-SourceFiles sibling_headers(const fs::path& source) {
-    SourceFiles headers;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(source.parent_path().empty() ? fs::path(".") : source.parent_path(), ec)) {
-        const std::string ext = entry.path().extension().string();
-        if (ext != ".h" && ext != ".hpp" && ext != ".hh" && ext != ".hxx") continue;
-        if (!entry.is_regular_file(ec) || entry.file_size(ec) > (1u << 20) || headers.size() == 32) continue;
-        if (auto text = read_file_if_readable(entry.path())) headers.emplace_back(entry.path().filename().string(), *text);
-    }
-    std::sort(headers.begin(), headers.end());
-    return headers;
-}
+// A submission file's name without its folder: how it is written into the build folder.
+std::string base_name(const std::string& name) { return name.substr(name.rfind('/') + 1); }
 
 // Everything that decides a program's binary: the flags (the way's, the linker's), the compiler,
 // the source's name and bytes, every header in include_dir and the program's own headers.
 EntryInputs program_inputs(std::string_view source_name, std::string_view source_text, const fs::path& include_dir,
-                           std::string_view version, const std::vector<std::string>& flags, const SourceFiles& own_headers) {
+                           std::string_view version, const std::vector<std::string>& flags,
+                           const std::vector<SubmissionFile>& own_headers) {
     EntryInputs inputs("blockcheck-compile-4");
     for (const std::string& flag : flags) inputs.add(flag);
     inputs.add(version).add(source_name).add(source_text).add_headers(include_dir);
-    for (const auto& [name, text] : own_headers) inputs.add("beside:" + name).add(text);
+    for (const SubmissionFile& header : own_headers) inputs.add("beside:" + base_name(header.name)).add(header.bytes);
     return inputs;
 }
 
@@ -155,6 +147,8 @@ std::string describe_limit_stop(const RunResult& run, const Limits& limits) {
         case RunStatus::output_limit:
             return "the compiler's messages exceeded " + std::to_string(limits.output_bytes) + " bytes";
         case RunStatus::signaled:
+            if (run.signal == SIGXFSZ)
+                return "the compiler stopped at the file size limit (" + std::to_string(limits.file_bytes >> 20) + " MiB)";
             return "the compiler was killed by signal " + std::to_string(run.signal) + " (memory limit " +
                    std::to_string(mib) + " MiB)";
         case RunStatus::failed_to_start: return "cannot run the compiler: " + run.error;
@@ -173,6 +167,22 @@ bool out_of_memory(const RunResult& run) {
 }
 
 constexpr const char* binary_name = "blockcheck-program.out";
+
+// The compiler (or the linker it ran) stopped at the file size limit: a file in the build folder
+// reached max_binary_bytes, or it was killed by SIGXFSZ. Facts of the file system and the kernel,
+// not of the messages.
+// A failed compile whose linker says it met the limit counts too (a program forging that line only
+// loses its own cached rejection).
+bool wrote_too_much(const RunResult& run, const fs::path& build_dir) {
+    if (run.status == RunStatus::signaled && run.signal == SIGXFSZ) return true;
+    if (run.status == RunStatus::exited && run.exit_code != 0 &&
+        run.err.find("File size limit exceeded") != std::string::npos)  // "signal terminated program as"
+        return true;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(build_dir, ec))
+        if (entry.is_regular_file(ec) && entry.file_size(ec) >= max_binary_bytes && !ec) return true;
+    return false;
+}
 
 struct BuildDir {
     fs::path path;
@@ -195,7 +205,7 @@ bool probe_compiles(std::vector<std::string> argv, const fs::path& dir, const Li
 }
 
 // Runs g++ in a private folder holding a copy of the source; stores the outcome in the cache.
-CompileResult build(const fs::path& source, std::string_view source_text, const SourceFiles& own_headers,
+CompileResult build(const SubmittedProgram& program,
                     const fs::path& include_dir, const fs::path& cache_dir, const EntryInputs& inputs,
                     const std::string& version, const Recipe& recipe, const Limits& limits, const std::string& display) {
     // What an interrupted run left behind: half-written files, and build folders an hour old.
@@ -205,9 +215,9 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
     const EntryFiles entry = entry_files(cache_dir, key);
     BuildDir dir{cache_dir / ("build-" + key + "-" + unique_suffix())};
     fresh_folder(dir.path);
-    const std::string name = source.filename().string();
-    write_cache_file(dir.path / name, source_text);
-    for (const auto& [header, text] : own_headers) write_cache_file(dir.path / header, text);
+    const std::string name = base_name(program.source.name);
+    write_cache_file(dir.path / name, program.source.bytes);
+    for (const SubmissionFile& header : program.headers) write_cache_file(dir.path / base_name(header.name), header.bytes);
     std::vector<std::string> argv{"g++"};
     argv.insert(argv.end(), recipe.flags.begin(), recipe.flags.end());
     Sandbox sandbox{dir.path, {}};
@@ -228,7 +238,9 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
     argv.insert(argv.end(), {"-o", binary_name});
     const CompilerJail jail = compiler_jail(sandbox, cache_dir);
     if (!jail.refused.empty()) return {CompileStatus::grader_fault, {}, jail.refused};
-    RunResult run = run_compiler(argv, dir.path, limits, jail);
+    Limits program_limits = limits;  // the compiler writes no file larger than the biggest program
+    program_limits.file_bytes = std::min<std::size_t>(limits.file_bytes ? limits.file_bytes : SIZE_MAX, max_binary_bytes);
+    RunResult run = run_compiler(argv, dir.path, program_limits, jail);
     std::string messages = shorten_paths(preamble_as_source(run.err, recipe, name), include_dir, dir.path);
     if (!recipe.archive.empty()) replace_all(messages, recipe.archive.string(), archive_name);
     std::string diagnostics = trim_diagnostics(messages);
@@ -241,6 +253,10 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
 
     if (run.status == RunStatus::failed_to_start)
         return {CompileStatus::grader_fault, {}, describe_limit_stop(run, limits)};
+    if (wrote_too_much(run, dir.path))  // the program's own size: never cached
+        return {CompileStatus::rejected, {},
+                "the compiled program would be larger than " + std::to_string(max_binary_bytes >> 20) +
+                    " MiB (the compiler stopped writing it)"};
     const bool finished = run.status == RunStatus::exited && !out_of_memory(run);
     if (!finished) {
         const std::string reason = describe_limit_stop(run, limits);
@@ -254,7 +270,9 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
             return {CompileStatus::grader_fault, {}, "the compiler fails on a known-good program too\n" + diagnostics};
         write_cache_file(entry.fail, diagnostics);
         write_seal(entry.seal, inputs.text(), {entry.fail});
-        return {CompileStatus::rejected, {}, diagnostics};
+        CompileResult rejected{CompileStatus::rejected, {}, diagnostics};
+        rejected.stored = {entry.fail, entry.seal};
+        return rejected;
     }
     write_cache_file(entry.log, diagnostics);
     if (!reclaim_output(dir.path / binary_name, jail))
@@ -264,7 +282,9 @@ CompileResult build(const fs::path& source, std::string_view source_text, const 
     if (ec)
         return {CompileStatus::grader_fault, {}, "cannot store the binary in '" + cache_dir.string() + "': " + ec.message()};
     write_seal(entry.seal, inputs.text(), {entry.binary, entry.log});
-    return {CompileStatus::compiled, entry.binary, diagnostics};
+    CompileResult compiled{CompileStatus::compiled, entry.binary, diagnostics};
+    compiled.stored = {entry.binary, entry.log, entry.seal};
+    return compiled;
 }
 
 }  // namespace
@@ -300,16 +320,16 @@ std::string compiler_version(const std::string& compiler, const fs::path& cache_
 
 }  // namespace compile_parts
 
-CompileResult compile_program(const fs::path& source, const fs::path& include_dir, const fs::path& cache_dir,
+CompileResult compile_program(const SubmittedProgram& program, const fs::path& include_dir, const fs::path& cache_dir,
                               const Limits& limits, CompileWay way, const std::string& display) {
     const auto start = Clock::now();
     auto finish = [&](CompileResult result) {
         result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        result.notes = program.notes;
         return result;
     };
-    const auto source_text = read_file_if_readable(source);
-    if (!source_text)  // its mode or kind is the submission's doing
-        return finish({CompileStatus::rejected, {}, "cannot read source file '" + source.string() + "'"});
+    if (!program.readable())  // its mode, kind or size is the submission's doing
+        return finish({CompileStatus::rejected, {}, program.problem.en});
     std::error_code ec;
     fs::create_directories(cache_dir, ec);
     if (!fs::is_directory(cache_dir, ec))
@@ -318,22 +338,30 @@ CompileResult compile_program(const fs::path& source, const fs::path& include_di
     const fs::path includes = include_dir.empty() ? fs::path{} : fs::absolute(include_dir).lexically_normal();
 
     const std::string version = compiler_version("g++", cache);
-    const SourceFiles own_headers = sibling_headers(source);
+    const std::string& source_text = program.source.bytes;
     try {
-        const Recipe recipe = recipe_for(way, *source_text, includes, cache, version, limits, !own_headers.empty());
+        const Recipe recipe = recipe_for(way, source_text, includes, cache, version, limits, !program.headers.empty());
         std::vector<std::string> flags = recipe.flags;
         flags.insert(flags.end(), recipe.link_flags.begin(), recipe.link_flags.end());
-        const EntryInputs inputs =
-            program_inputs(source.filename().string() + "\n" + display, *source_text, includes, version, flags, own_headers);
+        const EntryInputs inputs = program_inputs(base_name(program.source.name) + "\n" + display, source_text, includes,
+                                                  version, flags, program.headers);
         if (auto hit = cached_result(cache, inputs)) return finish(*hit);
         auto guard = in_flight().acquire(inputs.key());
         if (auto hit = cached_result(cache, inputs)) return finish(*hit);  // another thread just built it
         discard_entry(cache, inputs.key());  // planted, altered or another source's: never run, rebuilt
-        return finish(build(source, *source_text, own_headers, includes, cache, inputs, version, recipe, limits, display));
+        return finish(build(program, includes, cache, inputs, version, recipe, limits, display));
     } catch (const std::exception& error) {
-        return finish({CompileStatus::grader_fault, {}, std::string("cannot compile '") + source.string() + "': " + error.what()});
+        return finish({CompileStatus::grader_fault, {}, "cannot compile '" + program.source.name + "': " + error.what()});
     }
 }
 
+CompileResult compile_program(const fs::path& source, const fs::path& include_dir, const fs::path& cache_dir,
+                              const Limits& limits, CompileWay way, const std::string& display) {
+    const fs::path folder = source.parent_path().empty() ? fs::path(".") : source.parent_path();
+    SubmittedProgram program = read_program(folder, source.filename().string(), Links::follow_and_report);
+    if (!program.readable())
+        program.problem.en = "cannot read source file '" + source.string() + "': " + program.problem.en;
+    return compile_program(program, include_dir, cache_dir, limits, way, display);
+}
 
 }  // namespace blockcheck

@@ -1,12 +1,14 @@
 // Compiling one exercise program, with a content-addressed cache of binaries and of failures.
 #pragma once
 
+#include "checker/common/submission_file.hpp"
 #include "checker/run/process.hpp"
 
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace blockcheck {
 
@@ -26,6 +28,8 @@ struct CompileResult {
     std::string diagnostics;       // trimmed compiler messages (warnings when compiled), or why it could not compile
     bool cached = false;           // answered from the cache, the compiler did not run
     double seconds = 0;            // spent in compile_program
+    std::vector<Text> notes;       // files beside the source that were not read (links, pipes), links followed
+    std::vector<std::filesystem::path> stored;  // the cache files this compile wrote (none when cached)
 
     bool ok() const { return status == CompileStatus::compiled; }
 };
@@ -50,6 +54,9 @@ enum class CompileWay {
 // The linker a way links with: "mold" or "gold" for fast where installed, else "ld.bfd".
 std::string linker_name(CompileWay way);
 
+// The largest binary a compile may leave (the compiler writes no larger file) and a program may be.
+constexpr std::uintmax_t max_binary_bytes = std::uintmax_t{64} << 20;
+
 // The compiler's limits: a template bomb must not stall (wall 30 s, memory 2 GiB).
 Limits compiler_limits();
 
@@ -68,9 +75,23 @@ Limits compiler_limits();
 // The header files directly beside the source (*.h, *.hpp, *.hh, *.hxx; at most 32 of 1 MiB) travel
 // with it into the build folder and are part of the key. `display`, when given, is the source's
 // path as its author sees it (chapters/ch25/x.cpp): diagnostics name it instead of the bare file name.
+// The compiler writes no file over max_binary_bytes: a program that would link larger is rejected,
+// never cached. The grader hands in the files as read_program read them (submission_file.hpp),
+// read once; the overload taking a path, for a student's own tree, reads `source` and its headers
+// itself with Links::follow_and_report.
+CompileResult compile_program(const SubmittedProgram& program, const std::filesystem::path& include_dir,
+                              const std::filesystem::path& cache_dir, const Limits& limits = compiler_limits(),
+                              CompileWay way = CompileWay::fast, const std::string& display = {});
 CompileResult compile_program(const std::filesystem::path& source, const std::filesystem::path& include_dir,
                               const std::filesystem::path& cache_dir, const Limits& limits = compiler_limits(),
                               CompileWay way = CompileWay::fast, const std::string& display = {});
+
+// Why a throw-away uid could not compile against `include_dir` in `cache_dir` here: as root where
+// compiles run without bubblewrap (--no-sandbox), a folder above the cache, or the header folder
+// or a file in it, closed to other users ("'/root' is not searchable by other users"). Empty when
+// it could, or when compiles do not need it (not root, or bubblewrap). compile_area.hpp moves
+// them where it can.
+std::string compile_folders_closed(const std::filesystem::path& include_dir, const std::filesystem::path& cache_dir);
 
 // Keeps the first `max_errors` `file:line:col: error:` blocks of gcc's output (with the lines
 // leading in to each and its context lines), drops the rest with a line "... and N more errors",

@@ -114,6 +114,23 @@ std::string uid_problem(const Sandbox& sandbox, const fs::path& cache_dir) {
 
 }  // namespace
 
+}  // namespace blockcheck::compile_parts
+
+namespace blockcheck {
+
+std::string compile_folders_closed(const std::filesystem::path& include_dir, const std::filesystem::path& cache_dir) {
+    namespace fs = std::filesystem;
+    if (::geteuid() != 0 || compile_parts::compile_in_bwrap()) return {};
+    const fs::path cache = fs::absolute(cache_dir).lexically_normal();
+    if (std::string closed = compile_parts::parent_closed(cache); !closed.empty()) return closed;
+    if (include_dir.empty()) return {};
+    return compile_parts::closed_to_others(fs::absolute(include_dir).lexically_normal());
+}
+
+}  // namespace blockcheck
+
+namespace blockcheck::compile_parts {
+
 CompilerJail compiler_jail(const Sandbox& sandbox, const fs::path& cache_dir) {
     const Sandbox* bwrap = compile_in_bwrap() ? &sandbox : nullptr;
     if (::geteuid() != 0) return {bwrap, 0, {}};

@@ -207,7 +207,7 @@ TEST_CASE("grade: a small class is graded, written out, and an unchanged rerun g
 
         const StudentRecord& eve = student(first, "eve");
         CHECK(eve.score == 0);
-        CHECK(eve.notes.at(0).find("not a regular file") != std::string::npos);
+        CHECK(eve.notes.at(0).find("is a link; links are not graded; hand in the file") != std::string::npos);
     }
     {  // the gradebook, junit.xml, summary.txt and the per-student JSON files
         const auto rows = parse_csv(file_text(dir.path / "out/gradebook.csv"));

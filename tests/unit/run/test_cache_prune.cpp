@@ -1,5 +1,5 @@
-// prune_cache: the student's compile cache stays bounded, least recently used first, never
-// touching what was used in the last hour or what is not a cache entry.
+// prune_cache: the compile caches stay bounded, least recently used first, never touching what
+// was used recently or what is not a cache entry; a grading run's shares per student.
 #include "checker/run/cache_prune.hpp"
 
 #include <doctest/doctest.h>
@@ -67,4 +67,39 @@ TEST_CASE("cache pruning removes the least recently used entries down to three q
         CHECK(fs::exists(cache / key_a));
         CHECK_FALSE(fs::exists(cache / key_b));
     }
+}
+
+TEST_CASE("cache shares: a student who passes their share loses their own entries, never another's") {
+    testing::TempDir dir("cache-share");
+    const fs::path cache = dir.path;
+    using std::chrono::hours;
+    CacheShares shares(1000);
+    const std::string k1(64, '1'), k2(64, '2'), k3(64, '3');
+    make_file(cache / k1, 400, hours(0));
+    make_file(cache / (k1 + ".seal"), 10, hours(0));
+    make_file(cache / k2, 400, hours(0));  // another student's
+    CHECK(shares.charge("mallory", {cache / k1, cache / (k1 + ".seal")}) == 0);  // 410 of 1000
+    CHECK(shares.charge("ada", {cache / k2}) == 0);
+    make_file(cache / k3, 700, hours(0));
+    CHECK(shares.charge("mallory", {cache / k3}) == 1110);  // 1110 > 1000: all of mallory's go
+    CHECK_FALSE(fs::exists(cache / k1));
+    CHECK_FALSE(fs::exists(cache / (k1 + ".seal")));
+    CHECK_FALSE(fs::exists(cache / k3));
+    CHECK(fs::exists(cache / k2));
+    make_file(cache / k1, 10, hours(0));  // over the share, what mallory stores next goes at once
+    CHECK(shares.charge("mallory", {cache / k1}) == 10);
+    CHECK_FALSE(fs::exists(cache / k1));
+}
+
+TEST_CASE("cache pruning with a short spare time removes entries a grading run finished with") {
+    testing::TempDir dir("cache-prune-spare");
+    const fs::path cache = dir.path;
+    const std::string k1(64, '4'), k2(64, '5');
+    make_file(cache / k1, 1000, std::chrono::hours(0));
+    fs::last_write_time(cache / k1, fs::file_time_type::clock::now() - std::chrono::minutes(10));
+    make_file(cache / k2, 1000, std::chrono::hours(0));
+    CHECK(prune_cache(cache, 1500) == 0);  // the hour's sparing keeps both
+    CHECK(prune_cache(cache, 1500, std::chrono::minutes(2)) == 1000);
+    CHECK_FALSE(fs::exists(cache / k1));
+    CHECK(fs::exists(cache / k2));
 }

@@ -254,3 +254,14 @@ TEST_CASE("compile: compiler_limits bound a template bomb") {
     CHECK(limits.wall_seconds == 30);
     CHECK(limits.memory_bytes == std::size_t{2} << 30);
 }
+
+TEST_CASE("compile: on the student's own tree a linked header beside the source is read and reported") {
+    TempDir cache("compile-cache"), sources("compile-src"), elsewhere("compile-elsewhere");
+    write_file(elsewhere.path / "mine.hpp", "inline int mine() { return 0; }\n");
+    fs::create_symlink(elsewhere.path / "mine.hpp", sources.path / "mine.hpp");
+    write_file(sources.path / "uses_mine.cpp", "#include \"mine.hpp\"\nint main() { return mine(); }\n");
+    const CompileResult compiled = compile_program(sources.path / "uses_mine.cpp", {}, cache.path);
+    REQUIRE_MESSAGE(compiled.ok(), compiled.diagnostics);
+    REQUIRE(compiled.notes.size() == 1);
+    CHECK(contains(compiled.notes[0].en, "mine.hpp is a link: read here, but the grader does not follow links"));
+}
