@@ -1,6 +1,6 @@
 // blockcheck, the student edition: the student side's commands, graded against the expected
 // answers `blockcheck release` computed into data/expected/. It is the main of the student target
-// (data/release/student_side.txt): CMakeLists.txt builds it as blockcheck-student, and the
+// (data/release/product.txt): CMakeLists.txt builds it as blockcheck-student, and the
 // student edition as its blockcheck.
 #include "checker/exercise/expected.hpp"
 #include "checker/student/commands.hpp"

@@ -21,7 +21,7 @@ int release(const Context& context, const std::filesystem::path& out, int varian
                       out.string(), s.files, s.exercises, s.cases, variants));
     // What the working copy of chapters/ holds beyond the templates stays out, each named.
     for (const WorkingCopyFile& f : s.not_shipped)
-        fmt::print("  {}: {}\n", printable(f.path),
+        fmt::print("  {}{}{}\n", printable(f.path), tr(lang, ": ", "："),
                    f.differs ? tr(lang, "differs from its template (data/templates/); the template ships",
                                   "与其模板（data/templates/）不同；学生版中是模板")
                              : tr(lang, "no exercise's template; left out", "不是任何练习的模板；未放入学生版"));

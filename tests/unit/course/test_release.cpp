@@ -8,6 +8,8 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+
 using namespace blockcheck;
 namespace fs = std::filesystem;
 
@@ -80,7 +82,8 @@ TEST_CASE("release: the student edition's README states the header's scoring rul
     CHECK(readme.find("half a unit of the last\ndecimal place it gives") == std::string::npos);
     CHECK(readme.find("<!--") == std::string::npos);
     // The prompts state the same rule (those that state one).
-    for (const Exercise& e : ExerciseSet::load(tree).all()) {
+    const ExerciseSet all = ExerciseSet::load(tree);
+    for (const Exercise& e : all.all()) {
         CAPTURE(e.id);
         const std::string& prompt = e.prompt.en;
         if (prompt.find("Scoring:") != std::string::npos) CHECK(prompt.find(en.substr(2, en.size() - 3)) != std::string::npos);
