@@ -206,7 +206,7 @@ SubmittedProgram read_program(const fs::path& folder, const std::string& relativ
                            relative_source + "：无法打开提交的文件夹"};
         return program;
     }
-    SubmissionRead source = read_beneath(root.get(), relative_source, relative_source, max_source_bytes, links);
+    SubmissionRead source = read_beneath(root.get(), relative_source, relative_source, max_submitted_source_bytes, links);
     if (!source.file) {
         program.problem = source.problem;
         return program;
@@ -220,14 +220,14 @@ SubmittedProgram read_program(const fs::path& folder, const std::string& relativ
     if (!dir) return program;
     std::uintmax_t total = 0;
     for (const std::string& name : header_names(dir.get())) {
-        if (program.headers.size() == max_headers) {
-            program.notes.push_back({"more than " + std::to_string(max_headers) + " headers beside " + relative_source +
+        if (program.headers.size() == max_submitted_headers) {
+            program.notes.push_back({"more than " + std::to_string(max_submitted_headers) + " headers beside " + relative_source +
                                          ": the rest were not read",
-                                     relative_source + " 旁的头文件超过 " + std::to_string(max_headers) + " 个：其余未读取"});
+                                     relative_source + " 旁的头文件超过 " + std::to_string(max_submitted_headers) + " 个：其余未读取"});
             break;
         }
-        SubmissionRead header = read_beneath(dir.get(), name, beside + name, max_header_bytes, links);
-        if (header.file && total + header.file->size() > max_headers_total)
+        SubmissionRead header = read_beneath(dir.get(), name, beside + name, max_submitted_header_bytes, links);
+        if (header.file && total + header.file->size() > max_submitted_headers_bytes)
             header = {{}, {beside + name + ": the headers beside the source pass 4 MiB together: not read",
                            beside + name + "：源文件旁的头文件合计超过 4 MiB：未读取"}, {}};
         if (!header.note.en.empty()) program.notes.push_back(header.note);

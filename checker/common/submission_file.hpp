@@ -29,10 +29,10 @@ struct SubmissionFile {
 enum class Links { refuse, follow_and_report };
 
 // The limits of one program's files.
-constexpr std::uintmax_t max_source_bytes = 1u << 20;         // a longer "source" is not a student's program
-constexpr std::uintmax_t max_header_bytes = 1u << 20;         // each header beside the source
-constexpr std::size_t max_headers = 32;                        // headers beside one source
-constexpr std::uintmax_t max_headers_total = std::uintmax_t{4} << 20;  // all of them together
+constexpr std::uintmax_t max_submitted_source_bytes = 1u << 20;         // a longer "source" is not a student's program
+constexpr std::uintmax_t max_submitted_header_bytes = 1u << 20;         // each header beside the source
+constexpr std::size_t max_submitted_headers = 32;                        // headers beside one source
+constexpr std::uintmax_t max_submitted_headers_bytes = std::uintmax_t{4} << 20;  // all of them together
 
 // A file opened beneath `folder` (its path inside: `relative`, no `..`, no link on the way), read
 // when it is a regular file of at most `max_bytes`; else `problem` says why (names the file, both
