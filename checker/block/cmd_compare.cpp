@@ -8,6 +8,9 @@
 #include "checker/block/error_report.hpp"
 #include "checker/block/mistake_match.hpp"
 #include "checker/common/cli.hpp"
+#include "checker/model/layer_run.hpp"
+#include "solutions/block/block_mistakes.hpp"
+#include "solutions/block/double_double.hpp"
 
 #include <fmt/format.h>
 
@@ -20,6 +23,11 @@ using Json = nlohmann::ordered_json;
 
 struct CompareOptions {
     std::string case_file, output_file;
+    std::string model;  // a checkpoint folder instead of a case
+    std::size_t layer = 0;
+    LayerInput input;
+    std::string precision = "dd";  // of the reference on --model
+    bool search_mistakes = false;  // run the mistake search whatever it costs
     std::string dtype = "float64";
     std::optional<double> rtol, atol;
     bool json = false;
@@ -162,22 +170,15 @@ void print_mistakes(const MistakeSearch& search, bool within, Lang lang) {
                    m->shown_by.in(lang));
 }
 
-int compare(const CompareOptions& o, Lang lang) {
+// Prints (or writes as JSON) the comparison against `against` (the case or the layer).
+int report(const CompareOptions& o, Lang lang, const std::string& against, const std::vector<StageErrors>& stages,
+           const MistakeSearch& mistakes) {
     const DType dtype = dtype_named(o.dtype);
-    const BlockCase<Real50> bc = read_case_file<Real50>(o.case_file);
-    Trace<Real50> reference;
-    block_case_forward(bc, &reference);
-    const Trace<Real50> given = read_block_output(o.output_file, reference);
-    const std::size_t keys = bc.cached.size() + bc.input.rows;
-
-    const std::vector<StageErrors> stages =
-        compare_stages(given, reference, bc.config, keys, dtype, o.rtol, o.atol);
     const StageErrors& output = *std::find_if(stages.begin(), stages.end(), [](auto& s) { return s.name == "output"; });
     const bool within = std::all_of(stages.begin(), stages.end(), [](auto& s) { return s.within(); });
-    const MistakeSearch mistakes = search_porting_mistakes(bc, given, reference, dtype, o.rtol, o.atol);
     if (o.json) {
         Json j = stage_json(output, dtype);
-        j["case"] = o.case_file;
+        j["case"] = against;
         j["dtype"] = dtype_name(dtype);
         j["epsilon"] = epsilon(dtype);
         if (stages.size() > 1) {
@@ -191,13 +192,90 @@ int compare(const CompareOptions& o, Lang lang) {
         fmt::print("{}\n", j.dump(2));
         return within ? 0 : 1;
     }
-    fmt::print("{} {} ({})\n", tr(lang, "compared with the 50-digit reference of", "对照 50 位精度参考值："), o.case_file,
-               dtype_name(dtype));
+    fmt::print("{} {} ({})\n", o.model.empty() ? tr(lang, "compared with the 50-digit reference of", "对照 50 位精度参考值：")
+                                               : tr(lang, "compared with the reference of", "对照参考值："),
+               against, dtype_name(dtype));
     print_output_stage(output, dtype, lang);
     print_verdict(output, dtype, lang);
     if (stages.size() > 1) print_stages(stages, dtype, lang);
     print_mistakes(mistakes, within, lang);
     return within ? 0 : 1;
+}
+
+int compare(const CompareOptions& o, Lang lang) {
+    const DType dtype = dtype_named(o.dtype);
+    const BlockCase<Real50> bc = read_case_file<Real50>(o.case_file);
+    Trace<Real50> reference;
+    block_case_forward(bc, &reference);
+    const Trace<Real50> given = read_block_output(o.output_file, reference);
+    const std::size_t keys = bc.cached.size() + bc.input.rows;
+    const std::vector<StageErrors> stages = compare_stages(given, reference, bc.config, keys, dtype, o.rtol, o.atol);
+    return report(o, lang, o.case_file, stages, search_porting_mistakes(bc, given, reference, dtype, o.rtol, o.atol));
+}
+
+// A trace at 50 digits (a double-double's value is exact there).
+template <class T>
+Trace<Real50> trace_at_50(const Trace<T>& trace) {
+    Trace<Real50> wide;
+    for (const auto& [name, value] : trace) wide.add(name, convert<Real50>(value));
+    return wide;
+}
+
+// The layer's trace with `mistake` made; nullopt when it cannot be made on this input.
+template <class T>
+std::optional<Trace<Real50>> layer_trace_with(const LayerRun<T>& run, long start, const MistakeEntry& mistake) {
+    BlockConfig<T> changed = run.layer.config;
+    if (!make_porting_mistake(changed, mistake.id))
+        throw std::logic_error("data/mistakes.json: " + mistake.id + " is not made by solutions/block/block_mistakes.hpp");
+    Trace<T> trace;
+    KvCache<T> cache;
+    try {
+        block_step(changed, run.layer.weights, run.input, start, cache, &trace);
+    } catch (const std::domain_error&) {
+        return std::nullopt;
+    } catch (const std::invalid_argument&) {
+        return std::nullopt;
+    }
+    return trace_at_50(trace);
+}
+
+// Mistake searches longer than this (the layer's forward time, once a mistake) are run only on
+// --search-mistakes.
+constexpr double mistake_search_budget_seconds = 120;
+
+template <class T>
+int compare_model_at(const CompareOptions& o, Lang lang) {
+    const DType dtype = dtype_named(o.dtype);
+    fmt::print(stderr, "compare: {}\n", precision_statement(o.precision, lang));
+    ModelFolder folder(o.model);
+    const LayerRun<T> run = run_model_layer<T>(folder, o.layer, o.input, "compare");
+    const Trace<Real50> reference = trace_at_50(run.trace);
+    const Trace<Real50> given = read_block_output(o.output_file, reference);
+    const BlockConfig<Real50> config = read_hf_block_config<Real50>(folder.config_file());
+    const std::vector<StageErrors> stages = compare_stages(given, reference, config, run.input.rows, dtype, o.rtol, o.atol);
+    std::size_t port_mistakes = 0;
+    for (const MistakeEntry& m : mistake_catalogue()) port_mistakes += m.port ? 1 : 0;
+    MistakeSearch mistakes;
+    const double cost = run.forward_seconds * static_cast<double>(port_mistakes);
+    if (o.search_mistakes || cost <= mistake_search_budget_seconds) {
+        const MistakeRun run_with = [&](const MistakeEntry& m) { return layer_trace_with(run, o.input.start_position, m); };
+        mistakes = search_porting_mistakes(run_with, config, run.input.rows, given, reference, dtype, o.rtol, o.atol);
+    } else {
+        fmt::print(stderr, "{}\n",
+                   tr_format(lang,
+                             "compare: the porting-mistake search is skipped: {n} mistakes x {s:.1f} s a forward is "
+                             "about {m:.0f} minutes; --search-mistakes runs it",
+                             "compare：跳过移植错误搜索：{n} 个错误 x 每次前向 {s:.1f} 秒，约 {m:.0f} 分钟；"
+                             "加 --search-mistakes 可运行",
+                             fmt::arg("n", port_mistakes), fmt::arg("s", run.forward_seconds), fmt::arg("m", cost / 60)));
+    }
+    return report(o, lang, fmt::format("{} layer {}", o.model, o.layer), stages, mistakes);
+}
+
+int compare_either(const CompareOptions& o, Lang lang) {
+    if (o.model.empty()) return compare(o, lang);
+    if (o.precision == "50") return compare_model_at<Real50>(o, lang);
+    return compare_model_at<DoubleDouble>(o, lang);
 }
 
 }  // namespace
@@ -206,11 +284,24 @@ void add_compare_command(CLI::App& app, Context& context) {
     auto options = std::make_shared<CompareOptions>();
     CLI::App* cmd = app.add_subcommand(
         "compare", "grade another implementation's block output against the 50-digit reference");
-    cmd->add_option("case", options->case_file, "block case file (JSON)")->required();
+    cmd->add_option("case", options->case_file, "block case file (JSON); not with --model");
     cmd->add_option("output", options->output_file,
                     "the other implementation's output: JSON {\"output\": [[...]], \"trace\": {...}}, .npy or "
-                    ".safetensors")
-        ->required();
+                    ".safetensors");
+    CLI::Option* model = cmd->add_option("--model", options->model,
+                                         "a Hugging Face checkpoint folder (config.json, safetensors, their index)");
+    cmd->add_option("--layer", options->layer, "the decoder layer of --model (model.layers.N)")->needs(model);
+    cmd->add_option("--input", options->input.hidden_states, "hidden states [T, C] for --model (.npy or .safetensors)")
+        ->needs(model);
+    cmd->add_option("--start-position", options->input.start_position, "position of the first row (--model; default 0)")
+        ->needs(model);
+    cmd->add_option("--precision", options->precision, "the reference's precision on --model: dd (30 digits) or 50")
+        ->check(CLI::IsMember({"dd", "50"}))
+        ->needs(model)
+        ->capture_default_str();
+    cmd->add_flag("--search-mistakes", options->search_mistakes,
+                  "on --model, search the porting mistakes however long it takes (one forward each)")
+        ->needs(model);
     cmd->add_option("--dtype", options->dtype,
                     "the other implementation's floating-point type; sets rtol = 4 eps sqrt(depth), atol = rtol max|ref|")
         ->check(CLI::IsMember({"float64", "float32", "bfloat16", "float16"}))
@@ -218,7 +309,19 @@ void add_compare_command(CLI::App& app, Context& context) {
     cmd->add_option("--rtol", options->rtol, "relative tolerance instead (as numpy.allclose)");
     cmd->add_option("--atol", options->atol, "absolute tolerance instead (as numpy.allclose)");
     cmd->add_flag("--json", options->json, "print every figure as JSON");
-    cmd->callback([&context, options] { context.run = [&context, options] { return compare(*options, context.lang); }; });
+    cmd->callback([&context, options] {
+        // CLI11 fills positionals in order: with --model the one positional given is the output.
+        if (!options->model.empty()) {
+            if (!options->output_file.empty())
+                throw CLI::ValidationError("compare", "with --model give only the OUTPUT file, no case");
+            std::swap(options->case_file, options->output_file);
+        }
+        if (options->output_file.empty())
+            throw CLI::ValidationError("compare", "give a block case and an output, or --model DIR --layer N --input HIDDEN OUTPUT");
+        if (!options->model.empty() && options->input.hidden_states.empty())
+            throw CLI::ValidationError("--input", "--model needs --input HIDDEN (.npy or .safetensors)");
+        context.run = [&context, options] { return compare_either(*options, context.lang); };
+    });
 }
 
 }  // namespace blockcheck

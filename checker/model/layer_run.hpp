@@ -1,0 +1,45 @@
+// One layer of a checkpoint folder run on hidden states, as forward, compare and bench do it:
+// load (mapping), input, the block with a progress line, and what each part took.
+#pragma once
+
+#include "base/text.hpp"
+#include "checker/model/model_folder.hpp"
+#include "checker/model/stage_progress.hpp"
+
+#include <optional>
+#include <string>
+
+namespace blockcheck {
+
+// Where the layer's rows sit: positions start .. start + T - 1.
+struct LayerInput {
+    std::filesystem::path hidden_states;  // .npy or .safetensors, [T, C] or [1, T, C]
+    std::optional<Matrix<double>> rows;   // or the rows themselves
+    long start_position = 0;
+};
+
+template <class T>
+struct LayerRun {
+    ModelLayer<T> layer;
+    Matrix<T> input, output;
+    Trace<T> trace;
+    double load_seconds = 0, forward_seconds = 0;
+    std::vector<std::pair<std::string, double>> stage_seconds;
+};
+
+// Loads layer `layer` and runs it at T's precision; `what` names the work on the progress line.
+template <class T>
+LayerRun<T> run_model_layer(ModelFolder& folder, std::size_t layer, const LayerInput& input, const std::string& what,
+                            bool quiet = false);
+
+// The sentence saying which precision runs and what it guarantees: "double", "dd", "50", "100".
+std::string precision_statement(const std::string& precision, Lang lang);
+
+// Seconds a 50- or 100-digit MPFR forward of `multiply_adds` is expected to take on this machine's
+// cores (about 0.35 microseconds a multiply-add at 50 digits, measured by bench --real-layer).
+double mpfr_seconds_estimate(double multiply_adds, const std::string& precision);
+
+// On stderr, when the MPFR work would take over a minute: how long, and that dd gives 30 digits.
+void warn_if_slow_mpfr(double multiply_adds, const std::string& precision, Lang lang);
+
+}  // namespace blockcheck
