@@ -246,9 +246,10 @@ constexpr double mistake_search_budget_seconds = 120;
 template <class T>
 int compare_model_at(const CompareOptions& o, Lang lang) {
     const DType dtype = dtype_named(o.dtype);
-    fmt::print(stderr, "compare: {}\n", precision_statement(o.precision, lang));
     ModelFolder folder(o.model);
     const LayerRun<T> run = run_model_layer<T>(folder, o.layer, o.input, "compare");
+    fmt::print(stderr, "compare: {}\n",
+               precision_statement(o.precision, o.input.start_position + static_cast<long>(run.input.rows) - 1, lang));
     const Trace<Real50> reference = trace_at_50(run.trace);
     const Trace<Real50> given = read_block_output(o.output_file, reference);
     const BlockConfig<Real50> config = read_hf_block_config<Real50>(folder.config_file());

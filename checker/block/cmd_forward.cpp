@@ -108,8 +108,10 @@ void emit(const ForwardOptions& options, const Matrix<T>& y, const Trace<T>& tra
 }
 
 template <class T>
-int forward_at(const ForwardOptions& options) {
+int forward_at(const ForwardOptions& options, Lang lang) {
     const BlockCase<T> bc = read_case_file<T>(options.case_file);
+    fmt::print(stderr, "forward: {}\n",
+               precision_statement(options.precision, bc.start_position + static_cast<long>(bc.input.rows) - 1, lang));
     Trace<T> trace;
     Matrix<T> y;
     try {
@@ -125,10 +127,11 @@ template <class T>
 int forward_model_at(const ForwardOptions& options, Lang lang) {
     ModelFolder folder(options.model);
     const BlockConfig<double> shape = read_hf_block_config<double>(folder.config_file());
+    const std::size_t rows = read_hidden_states(options.input.hidden_states, shape.hidden_size).rows;
     double multiply_adds = 0;
-    for (const auto& [stage, count] : stage_multiply_adds(shape, read_hidden_states(options.input.hidden_states,
-                                                                                       shape.hidden_size).rows))
-        multiply_adds += count;
+    for (const auto& [stage, count] : stage_multiply_adds(shape, rows)) multiply_adds += count;
+    fmt::print(stderr, "forward: {}\n",
+               precision_statement(options.precision, options.input.start_position + static_cast<long>(rows) - 1, lang));
     warn_if_slow_mpfr(multiply_adds, options.precision, lang);
     LayerRun<T> run = run_model_layer<T>(folder, options.layer, options.input, "forward");
     emit(options, run.output, run.trace);
@@ -137,8 +140,7 @@ int forward_model_at(const ForwardOptions& options, Lang lang) {
 
 template <class T>
 int forward_either(const ForwardOptions& options, Lang lang) {
-    fmt::print(stderr, "forward: {}\n", precision_statement(options.precision, lang));
-    return options.model.empty() ? forward_at<T>(options) : forward_model_at<T>(options, lang);
+    return options.model.empty() ? forward_at<T>(options, lang) : forward_model_at<T>(options, lang);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "solutions/block/double_double.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 namespace blockcheck {
@@ -51,12 +52,18 @@ LayerRun<T> run_model_layer(ModelFolder& folder, std::size_t layer, const LayerI
     return run;
 }
 
-std::string precision_statement(const std::string& precision, Lang lang) {
+int dd_guaranteed_digits(long largest_position) {
+    if (largest_position < 80) return 30;
+    return static_cast<int>(std::floor(31.9 - std::log10(static_cast<double>(largest_position))));
+}
+
+std::string precision_statement(const std::string& precision, long largest_position, Lang lang) {
     if (precision == "dd")
-        return std::string(tr(lang,
-                              "precision dd (double-double, 106 bits): 30 significant digits guaranteed normwise at "
-                              "every stage (docs/performance.md)",
-                              "精度 dd（双双精度，106 位）：每一阶段按范数保证 30 位有效数字（见 docs/performance.md）"));
+        return tr_format(lang,
+                         "precision dd (double-double, 106 bits): {n} significant digits guaranteed normwise at "
+                         "every stage (docs/performance.md)",
+                         "精度 dd（双双精度，106 位）：每一阶段按范数保证 {n} 位有效数字（见 docs/performance.md）",
+                         fmt::arg("n", dd_guaranteed_digits(largest_position)));
     if (precision == "double")
         return std::string(tr(lang, "precision double: about 16 digits carried, none guaranteed (rounding grows with "
                                     "the block's depth); use dd or 50 for a reference",
@@ -66,7 +73,7 @@ std::string precision_statement(const std::string& precision, Lang lang) {
 }
 
 double mpfr_seconds_estimate(double multiply_adds, const std::string& precision) {
-    const double per_multiply_add = precision == "100" ? 0.6e-6 : 0.35e-6;
+    const double per_multiply_add = precision == "100" ? 0.12e-6 : 0.08e-6;
     return multiply_adds * per_multiply_add / std::max(1u, std::thread::hardware_concurrency());
 }
 

@@ -32,11 +32,16 @@ template <class T>
 LayerRun<T> run_model_layer(ModelFolder& folder, std::size_t layer, const LayerInput& input, const std::string& what,
                             bool quiet = false);
 
-// The sentence saying which precision runs and what it guarantees: "double", "dd", "50", "100".
-std::string precision_statement(const std::string& precision, Lang lang);
+// The significant digits the dd block guarantees normwise at every stage when the largest position
+// is `largest_position`: 30, less where RoPE's angle (carried to 2^-106 of its size) is large:
+// floor(31.9 - log10(largest position)) beyond position 79.
+int dd_guaranteed_digits(long largest_position);
+
+// The sentence saying which precision ran and what it guarantees: "double", "dd", "50", "100".
+std::string precision_statement(const std::string& precision, long largest_position, Lang lang);
 
 // Seconds a 50- or 100-digit MPFR forward of `multiply_adds` is expected to take on this machine's
-// cores (about 0.35 microseconds a multiply-add at 50 digits, measured by bench --real-layer).
+// cores (about 80 ns a multiply-add at 50 digits, 120 ns at 100: bench, bench --real-layer).
 double mpfr_seconds_estimate(double multiply_adds, const std::string& precision);
 
 // On stderr, when the MPFR work would take over a minute: how long, and that dd gives 30 digits.

@@ -1,13 +1,20 @@
 // A checkpoint folder read in place: sharded safetensors (BF16 and F32) with their index and a
 // config.json, one layer's tensors by their Hugging Face names, the block run on them at dd equal
 // to the same block on the case's matrices at 50 digits, and every bad folder refused by name.
+#include "checker/common/cli.hpp"
+#include "checker/course/commands.hpp"
 #include "checker/model/layer_run.hpp"
+#include "checker/student/commands.hpp"
+#include "solutions/block/block_mistakes.hpp"
 #include "solutions/block/double_double.hpp"
 #include "temp_dir.hpp"
 
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
 #include <fstream>
+#include <sstream>
+#include <unistd.h>
 
 using namespace blockcheck;
 using blockcheck::testing::TempDir;
@@ -91,7 +98,67 @@ std::string refusal(const std::function<void()>& f) {
     return "accepted";
 }
 
+// Runs the command line as `blockcheck ARGS...`; its exit status, and its stdout in `out`.
+int run_blockcheck(std::vector<std::string> args, const std::filesystem::path& out) {
+    args.insert(args.begin(), "blockcheck");
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    std::fflush(stdout);
+    const int saved = ::dup(STDOUT_FILENO), file = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(file, STDOUT_FILENO);
+    const int status = run_command_line(static_cast<int>(argv.size()), argv.data(), BLOCKCHECK_SOURCE_DIR,
+                                        {add_student_commands, add_course_commands});
+    std::fflush(stdout);
+    ::dup2(saved, STDOUT_FILENO);
+    ::close(file), ::close(saved);
+    return status;
+}
+
+std::string text_of(const std::filesystem::path& file) {
+    std::ostringstream text;
+    text << std::ifstream(file).rdbuf();
+    return text.str();
+}
+
+// A port's output: the layer at double with `mistake` made (none: ""), rounded to `dtype`.
+Tensor port_output(const SmallCheckpoint& checkpoint, const std::string& mistake, DType dtype) {
+    ModelFolder folder(checkpoint.dir.path);
+    ModelLayer<double> layer = load_model_layer<double>(folder, 1);
+    if (!mistake.empty()) REQUIRE(make_porting_mistake(layer.config, mistake));
+    const Tensor x = read_npy(checkpoint.dir.path / "hidden.npy");
+    Matrix<double> rows(x.shape[0], x.shape[1]);
+    rows.values = x.values;
+    const Matrix<double> y = block_forward(layer.config, layer.weights, rows);
+    Tensor t{dtype, {y.rows, y.cols}, {}};
+    for (double v : y.values) t.values.push_back(round_to(v, dtype));
+    return t;
+}
+
 }  // namespace
+
+TEST_CASE("forward --model writes the dd output; compare --model passes a float32 port and names a planted bug") {
+    SmallCheckpoint checkpoint;
+    const std::filesystem::path dir = checkpoint.dir.path, hidden = dir / "hidden.npy";
+    REQUIRE(run_blockcheck({"forward", "--model", dir.string(), "--layer", "1", "--input", hidden.string(),
+                            "--precision", "dd", "--out", (dir / "dd.npy").string()},
+                           dir / "stdout.txt") == 0);
+    ModelFolder folder(dir);
+    const LayerRun<DoubleDouble> run = run_model_layer<DoubleDouble>(folder, 1, {hidden, {}, 0}, "test", true);
+    const Tensor written = read_npy(dir / "dd.npy");
+    REQUIRE(written.values.size() == run.output.values.size());
+    for (std::size_t i = 0; i < written.values.size(); ++i) CHECK(written.values[i] == run.output.values[i].hi);
+
+    write_npy(dir / "f32.npy", port_output(checkpoint, "", DType::float32));
+    const std::vector<std::string> compare = {"compare", "--model", dir.string(), "--layer", "1", "--input",
+                                              hidden.string(), "--json"};
+    auto with = [&](std::vector<std::string> args, const std::string& more) { args.push_back(more); return args; };
+    CHECK(run_blockcheck(with(with(with(compare, "--dtype"), "float32"), (dir / "f32.npy").string()), dir / "f32.json") == 0);
+    write_npy(dir / "bug.npy", port_output(checkpoint, "no_attention_scale", DType::float64));
+    CHECK(run_blockcheck(with(compare, (dir / "bug.npy").string()), dir / "bug.json") == 1);
+    const Json report = Json::parse(text_of(dir / "bug.json"));
+    REQUIRE(report["named_mistakes"].size() == 1);
+    CHECK(report["named_mistakes"][0]["id"] == "no_attention_scale");
+}
 
 TEST_CASE("a layer of a sharded BF16/F32 checkpoint runs at dd equal to its 50-digit block case to 30 digits") {
     SmallCheckpoint checkpoint;
