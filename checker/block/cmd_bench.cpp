@@ -3,7 +3,7 @@
 #include "checker/grade/grading_bench.hpp"
 #include "checker/block/block_case.hpp"
 #include "checker/common/cli.hpp"
-#include "checker/model/real_layer_bench.hpp"
+#include "checker/block/real_layer_bench.hpp"
 
 #include <boost/multiprecision/cpp_bin_float.hpp>
 #include <fmt/format.h>

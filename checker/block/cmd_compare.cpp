@@ -8,7 +8,7 @@
 #include "checker/block/error_report.hpp"
 #include "checker/block/mistake_match.hpp"
 #include "checker/common/cli.hpp"
-#include "checker/model/layer_run.hpp"
+#include "checker/block/layer_run.hpp"
 #include "solutions/block/block_mistakes.hpp"
 #include "solutions/block/double_double.hpp"
 

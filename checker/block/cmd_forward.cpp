@@ -4,7 +4,7 @@
 #include "checker/block/tensor_files.hpp"
 #include "checker/common/cli.hpp"
 #include "checker/common/files.hpp"
-#include "checker/model/layer_run.hpp"
+#include "checker/block/layer_run.hpp"
 #include "solutions/block/double_double.hpp"
 
 #include <fmt/format.h>

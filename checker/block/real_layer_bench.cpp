@@ -1,7 +1,7 @@
-#include "checker/model/real_layer_bench.hpp"
+#include "checker/block/real_layer_bench.hpp"
 
 #include "checker/common/i18n.hpp"
-#include "checker/model/layer_run.hpp"
+#include "checker/block/layer_run.hpp"
 #include "solutions/block/double_double.hpp"
 
 #include <fmt/format.h>
@@ -96,7 +96,10 @@ int real_layer_bench(const RealLayerBenchOptions& o, Lang lang) {
                dbl.load_seconds);
     for (const Json& s : stages) {
         const double a = s["dd_s"].get<double>(), b = s["double_s"].get<double>();
-        if (a < 0.05 && s["stage"] != "output") continue;
+        const std::string name = s["stage"].get<std::string>();
+        const bool product = name == "Q" || name == "K" || name == "V" || name == "attention_output" ||
+                             name == "gate" || name == "up" || name == "down" || name == "output";
+        if (!product && a < 0.05) continue;
         fmt::print("  {:<20}{:>10.2f} s{:>10.2f} s{:>7.1f}x{:>13.1e} ({} digits)\n", s["stage"].get<std::string>(), a, b,
                    b > 0 ? a / b : 0.0, s["double_vs_dd_normwise"].get<double>(),
                    digits_text(s["double_vs_dd_normwise"].get<double>()));

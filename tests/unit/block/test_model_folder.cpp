@@ -3,7 +3,7 @@
 // to the same block on the case's matrices at 50 digits, and every bad folder refused by name.
 #include "checker/common/cli.hpp"
 #include "checker/course/commands.hpp"
-#include "checker/model/layer_run.hpp"
+#include "checker/block/layer_run.hpp"
 #include "checker/student/commands.hpp"
 #include "solutions/block/block_mistakes.hpp"
 #include "solutions/block/double_double.hpp"

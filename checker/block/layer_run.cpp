@@ -1,4 +1,4 @@
-#include "checker/model/layer_run.hpp"
+#include "checker/block/layer_run.hpp"
 
 #include "checker/common/i18n.hpp"
 #include "solutions/block/double_double.hpp"

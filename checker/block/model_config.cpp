@@ -1,4 +1,4 @@
-#include "checker/model/model_config.hpp"
+#include "checker/block/model_config.hpp"
 
 #include "checker/common/json_fields.hpp"
 

@@ -1,4 +1,4 @@
-#include "checker/model/model_folder.hpp"
+#include "checker/block/model_folder.hpp"
 
 #include "checker/common/json_exact.hpp"
 #include "solutions/block/double_double.hpp"

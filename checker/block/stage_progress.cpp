@@ -1,4 +1,4 @@
-#include "checker/model/stage_progress.hpp"
+#include "checker/block/stage_progress.hpp"
 
 #include <fmt/format.h>
 

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "base/text.hpp"
-#include "checker/model/model_folder.hpp"
-#include "checker/model/stage_progress.hpp"
+#include "checker/block/model_folder.hpp"
+#include "checker/block/stage_progress.hpp"
 
 #include <optional>
 #include <string>
