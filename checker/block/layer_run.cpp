@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <thread>
 
 namespace blockcheck {
@@ -20,6 +21,9 @@ Matrix<T> widened(const Matrix<double>& x) {
     for (std::size_t i = 0; i < x.values.size(); ++i) y.values[i] = T(x.values[i]);
     return y;
 }
+
+// CPU seconds the process has used, every thread.
+double process_cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
 }  // namespace
 
@@ -39,6 +43,7 @@ LayerRun<T> run_model_layer(ModelFolder& folder, std::size_t layer, const LayerI
     StageProgress progress(what, stage_multiply_adds(run.layer.config, run.input.rows), quiet);
     run.trace.on_add = [&progress](const std::string& name) { progress.stage_done(name); };
     const auto forward_start = std::chrono::steady_clock::now();
+    const double cpu_start = process_cpu_seconds();
     KvCache<T> cache;
     try {
         run.output = block_step(run.layer.config, run.layer.weights, run.input, input.start_position, cache, &run.trace);
@@ -46,6 +51,7 @@ LayerRun<T> run_model_layer(ModelFolder& folder, std::size_t layer, const LayerI
         throw InputFileError(input.hidden_states.string() + ": " + e.what() + " (config.rms_norm_eps is 0)");
     }
     run.forward_seconds = seconds_from(forward_start);
+    run.forward_cpu_seconds = process_cpu_seconds() - cpu_start;
     progress.finish();
     run.trace.on_add = nullptr;
     run.stage_seconds = progress.stage_seconds();

@@ -24,6 +24,7 @@ struct LayerRun {
     Matrix<T> input, output;
     Trace<T> trace;
     double load_seconds = 0, forward_seconds = 0;
+    double forward_cpu_seconds = 0;  // of every thread: on a quiet machine the wall time is about this / cores
     std::vector<std::pair<std::string, double>> stage_seconds;
 };
 

@@ -59,8 +59,10 @@ int real_layer_bench(const RealLayerBenchOptions& o, Lang lang) {
     const std::size_t rows = dd.input.rows;
     Json report = {{"model", o.model.string()}, {"layer", o.layer}, {"rows", rows},
                    {"layer_megabytes", static_cast<double>(layer_bytes(folder, o.layer)) / 1e6},
-                   {"dd", {{"load_s", dd.load_seconds}, {"forward_s", dd.forward_seconds}, {"peak_mb", dd_peak}}},
-                   {"double", {{"load_s", dbl.load_seconds}, {"forward_s", dbl.forward_seconds}, {"peak_mb", peak_megabytes()}}}};
+                   {"dd", {{"load_s", dd.load_seconds}, {"forward_s", dd.forward_seconds}, {"forward_cpu_s", dd.forward_cpu_seconds},
+                           {"peak_mb", dd_peak}}},
+                   {"double", {{"load_s", dbl.load_seconds}, {"forward_s", dbl.forward_seconds},
+                               {"forward_cpu_s", dbl.forward_cpu_seconds}, {"peak_mb", peak_megabytes()}}}};
     Json stages = Json::array();
     for (std::size_t i = 0; i < dd.stage_seconds.size(); ++i) {
         const std::string& name = dd.stage_seconds[i].first;
@@ -79,7 +81,7 @@ int real_layer_bench(const RealLayerBenchOptions& o, Lang lang) {
         double worst = 0;
         for (const auto& [name, value] : r50.trace)
             if (!name.starts_with("attention_weights/")) worst = std::max(worst, normwise(dd.trace.at(name), value, 1));
-        report["mpfr_50_row0"] = {{"forward_s", r50.forward_seconds},
+        report["mpfr_50_row0"] = {{"forward_s", r50.forward_seconds}, {"forward_cpu_s", r50.forward_cpu_seconds},
                                   {"forward_s_all_rows_estimate", r50.forward_seconds * static_cast<double>(rows)},
                                   {"dd_vs_50_worst_stage_normwise", worst}};
     }
@@ -106,15 +108,18 @@ int real_layer_bench(const RealLayerBenchOptions& o, Lang lang) {
     }
     fmt::print("  {:<20}{:>10.2f} s{:>10.2f} s{:>7.1f}x\n", tr(lang, "forward", "前向"), dd.forward_seconds,
                dbl.forward_seconds, dd.forward_seconds / dbl.forward_seconds);
+    fmt::print("  {:<20}{:>10.2f} s{:>10.2f} s{:>7.1f}x\n", tr(lang, "forward, CPU time", "前向，CPU 时间"),
+               dd.forward_cpu_seconds, dbl.forward_cpu_seconds, dd.forward_cpu_seconds / dbl.forward_cpu_seconds);
     fmt::print("  {:<20}{:>9.0f} MB{:>9.0f} MB\n", tr(lang, "peak memory", "内存峰值"), dd_peak, peak_megabytes());
     if (o.mpfr_slice) {
         const Json& m = report["mpfr_50_row0"];
         fmt::print("{}\n", tr_format(lang,
-                                     "MPFR 50 digits on row 0: {s:.1f} s (all {rows} rows: about {all:.0f} s); dd agrees "
+                                     "MPFR 50 digits on row 0: {s:.1f} s, {cpu:.1f} s CPU (all {rows} rows: about {all:.0f} s); dd agrees "
                                      "with it to {e:.1e} normwise at its worst stage ({d} digits)",
-                                     "MPFR 50 位，仅第 0 行：{s:.1f} 秒（全部 {rows} 行约 {all:.0f} 秒）；dd 与之在最差阶段按范数相差 "
+                                     "MPFR 50 位，仅第 0 行：{s:.1f} 秒，CPU {cpu:.1f} 秒（全部 {rows} 行约 {all:.0f} 秒）；dd 与之在最差阶段按范数相差 "
                                      "{e:.1e}（{d} 位）",
                                      fmt::arg("s", m["forward_s"].get<double>()), fmt::arg("rows", rows),
+                                     fmt::arg("cpu", m["forward_cpu_s"].get<double>()),
                                      fmt::arg("all", m["forward_s_all_rows_estimate"].get<double>()),
                                      fmt::arg("e", m["dd_vs_50_worst_stage_normwise"].get<double>()),
                                      fmt::arg("d", digits_text(m["dd_vs_50_worst_stage_normwise"].get<double>()))));

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace blockcheck {
 
@@ -45,9 +46,9 @@ public:
     constexpr DoubleDouble() = default;
     constexpr DoubleDouble(double x) : hi(x) {}
     constexpr DoubleDouble(int x) : hi(x) {}
-    // Exact for every long: the part a double cannot hold goes to lo.
-    DoubleDouble(long x) : hi(static_cast<double>(x)), lo(static_cast<double>(x - static_cast<long>(hi))) {
-        if (x == std::numeric_limits<long>::min()) lo = 0;  // -2^63 is a double
+    // Exact for |x| < 2^63: the part a double cannot hold goes to lo (positions stay below 2^40).
+    DoubleDouble(long x) : hi(static_cast<double>(x)) {
+        if (std::abs(hi) < 0x1p63) lo = static_cast<double>(x - static_cast<long>(hi));
     }
     explicit DoubleDouble(const Real50& x) {
         hi = static_cast<double>(x);
@@ -192,6 +193,16 @@ inline DoubleDouble pi<DoubleDouble>() {
     return dd_pi();
 }
 
+// 1/n for the Taylor series (n < 1024), rounded once from 50 digits: a product where a division was.
+inline const DoubleDouble& dd_reciprocal(int n) {
+    static const std::vector<DoubleDouble> table = [] {
+        std::vector<DoubleDouble> t(1024);
+        for (int k = 1; k < 1024; ++k) t[k] = DoubleDouble(Real50(1) / Real50(k));
+        return t;
+    }();
+    return table.at(static_cast<std::size_t>(n));
+}
+
 // 2^k x, exactly.
 inline DoubleDouble ldexp(const DoubleDouble& x, int k) {
     DoubleDouble y;
@@ -227,7 +238,7 @@ inline DoubleDouble exp(const DoubleDouble& a) {
     const DoubleDouble r = ldexp(a - dd_ln2() * k, -9);
     DoubleDouble term = r, sum = r;
     for (int n = 2; n < 30 && std::abs(term.hi) > 1e-34 * std::abs(sum.hi); ++n) {
-        term = term * r / static_cast<double>(n);
+        term = term * r * dd_reciprocal(n);
         sum += term;
     }
     for (int i = 0; i < 9; ++i) sum = ldexp(sum, 1) + sum * sum;
@@ -247,10 +258,10 @@ inline void sin_cos_reduced(const DoubleDouble& r, DoubleDouble& sin_r, DoubleDo
     const DoubleDouble r2 = r * r;
     DoubleDouble term = r;
     sin_r = r;
-    for (int n = 3; std::abs(term.hi) > 1e-35; n += 2) sin_r += (term = -term * r2 / static_cast<double>((n - 1) * n));
+    for (int n = 3; std::abs(term.hi) > 1e-35; n += 2) sin_r += (term = -term * r2 * dd_reciprocal((n - 1) * n));
     term = DoubleDouble(1.0);
     cos_r = term;
-    for (int n = 2; std::abs(term.hi) > 1e-35; n += 2) cos_r += (term = -term * r2 / static_cast<double>((n - 1) * n));
+    for (int n = 2; std::abs(term.hi) > 1e-35; n += 2) cos_r += (term = -term * r2 * dd_reciprocal((n - 1) * n));
 }
 
 // a = k pi/2 + r, |r| <= pi/4; the quadrant k mod 4 picks +-sin r or +-cos r. The absolute error

@@ -59,7 +59,8 @@ TEST_CASE("double-double arithmetic and functions carry 31 digits") {
     CHECK(DoubleDouble(std::string("1")) / DoubleDouble(3) * DoubleDouble(3) != DoubleDouble(0.999));
     CHECK(DoubleDouble(9007199254740993L).lo == 1.0);  // 2^53 + 1: the 1 goes to lo
     CHECK(floor(DoubleDouble(std::string("2.9999999999999999999999"))) == DoubleDouble(2));
-    CHECK(to_decimal(DoubleDouble(std::string("0.1")), 30) == "0.100000000000000000000000000000");
+    CHECK(to_decimal(DoubleDouble(1) / DoubleDouble(3), 30) == "0.333333333333333333333333333333");
+    CHECK(to_decimal(DoubleDouble(std::string("0.1")), 31) == "0.1");
 }
 
 TEST_CASE("the double-double dot product is within its bound at length 28672 and the same for any thread count") {
