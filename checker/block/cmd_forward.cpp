@@ -86,17 +86,20 @@ void write_tensors(const ForwardOptions& options, const Matrix<T>& y, const Trac
     }
 }
 
-// The digits printed by default: all the precision carries, or dd's 30 guaranteed ones.
+// The digits printed by default: all the precision carries, or the ones dd guarantees at these
+// positions.
 template <class T>
-int default_digits() {
-    return std::is_same_v<T, DoubleDouble> ? 30 : decimal_digits<T>();
+ForwardOptions with_guaranteed_digits(ForwardOptions options, long largest_position) {
+    if constexpr (std::is_same_v<T, DoubleDouble>)
+        if (options.digits == 0) options.digits = dd_guaranteed_digits(largest_position);
+    return options;
 }
 
 // The output (and with --trace every stage) where --out says, as JSON when it names none.
 template <class T>
 void emit(const ForwardOptions& options, const Matrix<T>& y, const Trace<T>& trace) {
     if (!options.out.empty() && !options.out.ends_with(".json")) return write_tensors(options, y, trace);
-    const int digits = options.digits > 0 ? options.digits : default_digits<T>();
+    const int digits = options.digits > 0 ? options.digits : decimal_digits<T>();
     Json doc = {{"output", rows_json(y, digits)}};
     if (options.trace) {
         doc["trace"] = Json::object();
@@ -110,8 +113,8 @@ void emit(const ForwardOptions& options, const Matrix<T>& y, const Trace<T>& tra
 template <class T>
 int forward_at(const ForwardOptions& options, Lang lang) {
     const BlockCase<T> bc = read_case_file<T>(options.case_file);
-    fmt::print(stderr, "forward: {}\n",
-               precision_statement(options.precision, bc.start_position + static_cast<long>(bc.input.rows) - 1, lang));
+    const long largest = bc.start_position + static_cast<long>(bc.input.rows) - 1;
+    fmt::print(stderr, "forward: {}\n", precision_statement(options.precision, largest, lang));
     Trace<T> trace;
     Matrix<T> y;
     try {
@@ -119,7 +122,7 @@ int forward_at(const ForwardOptions& options, Lang lang) {
     } catch (const UndefinedNorm& e) {
         throw InputFileError(options.case_file + ": " + e.what() + " (config.rms_norm_eps is 0)");
     }
-    emit(options, y, trace);
+    emit(with_guaranteed_digits<T>(options, largest), y, trace);
     return 0;
 }
 
@@ -130,11 +133,11 @@ int forward_model_at(const ForwardOptions& options, Lang lang) {
     const std::size_t rows = read_hidden_states(options.input.hidden_states, shape.hidden_size).rows;
     double multiply_adds = 0;
     for (const auto& [stage, count] : stage_multiply_adds(shape, rows)) multiply_adds += count;
-    fmt::print(stderr, "forward: {}\n",
-               precision_statement(options.precision, options.input.start_position + static_cast<long>(rows) - 1, lang));
+    const long largest = options.input.start_position + static_cast<long>(rows) - 1;
+    fmt::print(stderr, "forward: {}\n", precision_statement(options.precision, largest, lang));
     warn_if_slow_mpfr(multiply_adds, options.precision, lang);
     LayerRun<T> run = run_model_layer<T>(folder, options.layer, options.input, "forward");
-    emit(options, run.output, run.trace);
+    emit(with_guaranteed_digits<T>(options, largest), run.output, run.trace);
     return 0;
 }
 
