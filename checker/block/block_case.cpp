@@ -1,6 +1,7 @@
 #include "checker/block/block_case.hpp"
 
 #include "checker/common/json_fields.hpp"
+#include "solutions/block/double_double.hpp"
 
 #include <fmt/format.h>
 
@@ -340,5 +341,6 @@ BlockCase<T> read_block_case(const Json& json, const std::string& source) {
 BLOCKCHECK_INSTANTIATE(double)
 BLOCKCHECK_INSTANTIATE(Mpfr50)
 BLOCKCHECK_INSTANTIATE(Mpfr100)
+BLOCKCHECK_INSTANTIATE(DoubleDouble)
 
 }  // namespace blockcheck

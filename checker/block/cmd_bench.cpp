@@ -3,6 +3,7 @@
 #include "checker/grade/grading_bench.hpp"
 #include "checker/block/block_case.hpp"
 #include "checker/common/cli.hpp"
+#include "checker/block/real_layer_bench.hpp"
 
 #include "base/real.hpp"
 #include <fmt/format.h>
@@ -145,8 +146,23 @@ void add_bench_command(CLI::App& app, Context& context) {
         cmd->add_option("--grading", *grading,
                         "instead: batch grading of N synthetic submissions (default 200), cold then unchanged, with 2 jobs")
             ->expected(0, 1);
-    cmd->callback([&context, as_json, grading, grading_option] {
+    auto real = std::make_shared<RealLayerBenchOptions>();
+    CLI::Option* real_option = cmd->add_option("--real-layer", real->model,
+                                               "instead: one layer of a checkpoint folder, dd against double and "
+                                               "(on row 0) 50 digits: load, time per stage, peak memory");
+    cmd->add_option("--layer", real->layer, "the layer of --real-layer (default 0)")->needs(real_option);
+    cmd->add_option("--input", real->input, "hidden states for --real-layer (default: --tokens seeded rows)")
+        ->needs(real_option);
+    cmd->add_option("--tokens", real->tokens, "rows of seeded hidden states for --real-layer (default 32)")
+        ->needs(real_option);
+    cmd->add_flag("!--no-mpfr", real->mpfr_slice, "skip the 50-digit forward of row 0")->needs(real_option);
+    cmd->callback([&context, as_json, grading, grading_option, real, real_option] {
         const bool batch = grading_option->count() > 0;
+        if (real_option->count() > 0) {
+            real->json = *as_json;
+            context.run = [&context, real] { return real_layer_bench(*real, context.lang); };
+            return;
+        }
         context.run = [&context, as_json, grading, batch] {
             // A bare --grading (CLI11 then leaves 0) means the default class of 200.
             if (batch) return grading_bench(context.root, *grading == 0 ? 200 : *grading, *as_json, context.lang);

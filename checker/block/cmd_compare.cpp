@@ -8,6 +8,9 @@
 #include "checker/block/error_report.hpp"
 #include "checker/block/mistake_match.hpp"
 #include "checker/common/cli.hpp"
+#include "checker/block/layer_run.hpp"
+#include "solutions/block/block_mistakes.hpp"
+#include "solutions/block/double_double.hpp"
 
 #include <fmt/format.h>
 
@@ -20,6 +23,11 @@ using Json = nlohmann::ordered_json;
 
 struct CompareOptions {
     std::string case_file, output_file;
+    std::string model;  // a checkpoint folder instead of a case
+    std::size_t layer = 0;
+    LayerInput input;
+    std::string precision = "dd";  // of the reference on --model
+    bool search_mistakes = false;  // run the mistake search whatever it costs
     std::string dtype = "float64";
     std::optional<double> rtol, atol;
     std::optional<std::string> layout;  // the pair layout of the submission's Q/K stages; found when absent
@@ -32,8 +40,8 @@ const char* layout_name(RopeLayout layout) { return layout == RopeLayout::half ?
 // Whether Q and K (or, when `given` carries neither, Q_rotated and K_rotated), read in `layout`,
 // are within their tolerance; false when it carries none of them. The projections before RoPE
 // tell the layout apart from a rotation bug.
-bool qk_stages_fit(const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, const BlockCase<Mpfr50>& bc,
-                   RopeLayout layout, DType dtype, const CompareOptions& o) {
+bool qk_stages_fit(const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, const BlockConfig<Mpfr50>& config,
+                   std::size_t keys, RopeLayout layout, DType dtype, const CompareOptions& o) {
     Trace<Mpfr50> qk;
     for (const auto& [name, m] : given)
         if (name == "Q" || name == "K") qk.add(name, m);
@@ -41,9 +49,8 @@ bool qk_stages_fit(const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, c
         for (const auto& [name, m] : given)
             if (name == "Q_rotated" || name == "K_rotated") qk.add(name, m);
     if (qk.size() == 0) return false;
-    const Trace<Mpfr50> mapped = in_pair_layout(qk, bc.config.head_dim, layout, bc.config.rope_layout);
-    const std::vector<StageErrors> stages =
-        compare_stages(mapped, reference, bc.config, bc.cached.size() + bc.input.rows, dtype, o.rtol, o.atol);
+    const Trace<Mpfr50> mapped = in_pair_layout(qk, config.head_dim, layout, config.rope_layout);
+    const std::vector<StageErrors> stages = compare_stages(mapped, reference, config, keys, dtype, o.rtol, o.atol);
     return std::all_of(stages.begin(), stages.end(), [](auto& s) { return s.within(); });
 }
 
@@ -51,14 +58,29 @@ bool qk_stages_fit(const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, c
 // unless they are outside there and within in the other layout (a port keeping Hugging Face's
 // rotate_half order on an interleaved case, or Meta's on a half one). Only those stages move, so
 // a wrong rotation still shows at Q_rotated and at the output.
-RopeLayout submission_layout(const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, const BlockCase<Mpfr50>& bc,
-                             DType dtype, const CompareOptions& o) {
+RopeLayout submission_layout(const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, const BlockConfig<Mpfr50>& config,
+                             std::size_t keys, DType dtype, const CompareOptions& o) {
     if (o.layout) return layout_named(*o.layout);
-    const RopeLayout own = bc.config.rope_layout;
+    const RopeLayout own = config.rope_layout;
     const RopeLayout other = own == RopeLayout::half ? RopeLayout::interleaved : RopeLayout::half;
-    if (!qk_stages_fit(given, reference, bc, own, dtype, o) && qk_stages_fit(given, reference, bc, other, dtype, o))
+    if (!qk_stages_fit(given, reference, config, keys, own, dtype, o) &&
+        qk_stages_fit(given, reference, config, keys, other, dtype, o))
         return other;
     return own;
+}
+
+// The submission's stages as the reference lays them out (above), and which layout that was.
+struct LaidOut {
+    Trace<Mpfr50> given;
+    RopeLayout layout, own;
+    bool detected = false;  // read in the other layout without --layout
+};
+
+LaidOut laid_out_like_reference(const Trace<Mpfr50>& submitted, const Trace<Mpfr50>& reference,
+                                const BlockConfig<Mpfr50>& config, std::size_t keys, DType dtype, const CompareOptions& o) {
+    const RopeLayout layout = submission_layout(submitted, reference, config, keys, dtype, o);
+    return {in_pair_layout(submitted, config.head_dim, layout, config.rope_layout), layout, config.rope_layout,
+            !o.layout && layout != config.rope_layout};
 }
 
 std::string element_name(const StageErrors& s, const ElementAt& e) { return fmt::format("{}[{}][{}]", s.name, e.row, e.col); }
@@ -206,26 +228,16 @@ void print_mistakes(const MistakeSearch& search, bool within, Lang lang) {
                    m->shown_by.in(lang));
 }
 
-int compare(const CompareOptions& o, Lang lang) {
+// Prints (or writes as JSON) the comparison against `against` (the case or the layer).
+int report(const CompareOptions& o, Lang lang, const std::string& against, const LaidOut& seen,
+           const std::vector<StageErrors>& stages, const MistakeSearch& mistakes) {
     const DType dtype = dtype_named(o.dtype);
-    const BlockCase<Mpfr50> bc = read_case_file<Mpfr50>(o.case_file);
-    Trace<Mpfr50> reference;
-    block_case_forward(bc, &reference);
-    const Trace<Mpfr50> submitted = read_block_output(o.output_file, reference);
-    const RopeLayout layout = submission_layout(submitted, reference, bc, dtype, o);
-    const bool detected = !o.layout && layout != bc.config.rope_layout;
-    const Trace<Mpfr50> given = in_pair_layout(submitted, bc.config.head_dim, layout, bc.config.rope_layout);
-    const std::size_t keys = bc.cached.size() + bc.input.rows;
-
-    const std::vector<StageErrors> stages =
-        compare_stages(given, reference, bc.config, keys, dtype, o.rtol, o.atol);
     const StageErrors& output = *std::find_if(stages.begin(), stages.end(), [](auto& s) { return s.name == "output"; });
     const bool within = std::all_of(stages.begin(), stages.end(), [](auto& s) { return s.within(); });
-    const MistakeSearch mistakes = search_porting_mistakes(bc, given, reference, dtype, o.rtol, o.atol);
     const StageErrors* first = first_stage_outside(stages);
     if (o.json) {
         Json j = stage_json(output, dtype);
-        j["case"] = o.case_file;
+        j["case"] = against;
         j["dtype"] = dtype_name(dtype);
         j["epsilon"] = epsilon(dtype);
         if (stages.size() > 1) {
@@ -234,18 +246,19 @@ int compare(const CompareOptions& o, Lang lang) {
             j["first_stage_outside"] = first ? Json(first->name) : Json(nullptr);
         }
         j["within"] = within;
-        j["layout"] = layout_name(layout);
-        if (detected) j["layout_detected"] = true;
+        j["layout"] = layout_name(seen.layout);
+        if (seen.detected) j["layout_detected"] = true;
         j.update(mistakes_json(mistakes));
         fmt::print("{}\n", j.dump(2));
         return within ? 0 : 1;
     }
-    fmt::print("{} {} ({})\n", tr(lang, "compared with the 50-digit reference of", "对照 50 位精度参考值："), o.case_file,
-               dtype_name(dtype));
+    fmt::print("{} {} ({})\n", o.model.empty() ? tr(lang, "compared with the 50-digit reference of", "对照 50 位精度参考值：")
+                                               : tr(lang, "compared with the reference of", "对照参考值："),
+               against, dtype_name(dtype));
     print_output_stage(output, dtype, lang);
     print_verdict(output, first, dtype, lang);
     if (stages.size() > 1) print_stages(stages, dtype, lang);
-    if (detected)
+    if (seen.detected)
         fmt::print("{}\n", tr_format(lang,
                                      "Q/K stages read in the {layout} pair layout, where they fit (outside in the "
                                      "case's {own}): the order a port keeping {layout} pairs computes them in; only "
@@ -253,10 +266,91 @@ int compare(const CompareOptions& o, Lang lang) {
                                      "Q/K 各阶段按 {layout} 配对布局读取，它们与之吻合（按用例自身的 {own} 布局则超出容差）："
                                      "这正是保持 {layout} 配对的移植给出的顺序；只重排了这些阶段（在每个头之内），"
                                      "--layout {own} 则按原样读取",
-                                     fmt::arg("layout", layout_name(layout)),
-                                     fmt::arg("own", layout_name(bc.config.rope_layout))));
+                                     fmt::arg("layout", layout_name(seen.layout)),
+                                     fmt::arg("own", layout_name(seen.own))));
     print_mistakes(mistakes, within, lang);
     return within ? 0 : 1;
+}
+
+int compare(const CompareOptions& o, Lang lang) {
+    const DType dtype = dtype_named(o.dtype);
+    const BlockCase<Mpfr50> bc = read_case_file<Mpfr50>(o.case_file);
+    Trace<Mpfr50> reference;
+    block_case_forward(bc, &reference);
+    const std::size_t keys = bc.cached.size() + bc.input.rows;
+    const LaidOut seen =
+        laid_out_like_reference(read_block_output(o.output_file, reference), reference, bc.config, keys, dtype, o);
+    const std::vector<StageErrors> stages = compare_stages(seen.given, reference, bc.config, keys, dtype, o.rtol, o.atol);
+    return report(o, lang, o.case_file, seen, stages,
+                  search_porting_mistakes(bc, seen.given, reference, dtype, o.rtol, o.atol));
+}
+
+// A trace at 50 digits (a double-double's value is exact there).
+template <class T>
+Trace<Mpfr50> trace_at_50(const Trace<T>& trace) {
+    Trace<Mpfr50> wide;
+    for (const auto& [name, value] : trace) wide.add(name, convert<Mpfr50>(value));
+    return wide;
+}
+
+// The layer's trace with `mistake` made; nullopt when it cannot be made on this input.
+template <class T>
+std::optional<Trace<Mpfr50>> layer_trace_with(const LayerRun<T>& run, long start, const MistakeEntry& mistake) {
+    BlockConfig<T> changed = run.layer.config;
+    if (!make_porting_mistake(changed, mistake.id))
+        throw std::logic_error("data/mistakes.json: " + mistake.id + " is not made by solutions/block/block_mistakes.hpp");
+    Trace<T> trace;
+    KvCache<T> cache;
+    try {
+        block_step(changed, run.layer.weights, run.input, start, cache, &trace);
+    } catch (const std::domain_error&) {
+        return std::nullopt;
+    } catch (const std::invalid_argument&) {
+        return std::nullopt;
+    }
+    return trace_at_50(trace);
+}
+
+// Mistake searches longer than this (the layer's forward time, once a mistake) are run only on
+// --search-mistakes.
+constexpr double mistake_search_budget_seconds = 120;
+
+template <class T>
+int compare_model_at(const CompareOptions& o, Lang lang) {
+    const DType dtype = dtype_named(o.dtype);
+    ModelFolder folder(o.model);
+    const LayerRun<T> run = run_model_layer<T>(folder, o.layer, o.input, "compare");
+    fmt::print(stderr, "compare: {}\n",
+               precision_statement(o.precision, o.input.start_position + static_cast<long>(run.input.rows) - 1, lang));
+    const Trace<Mpfr50> reference = trace_at_50(run.trace);
+    const BlockConfig<Mpfr50> config = read_hf_block_config<Mpfr50>(folder.config_file());
+    const LaidOut seen =
+        laid_out_like_reference(read_block_output(o.output_file, reference), reference, config, run.input.rows, dtype, o);
+    const Trace<Mpfr50>& given = seen.given;
+    const std::vector<StageErrors> stages = compare_stages(given, reference, config, run.input.rows, dtype, o.rtol, o.atol);
+    std::size_t port_mistakes = 0;
+    for (const MistakeEntry& m : mistake_catalogue()) port_mistakes += m.port ? 1 : 0;
+    MistakeSearch mistakes;
+    const double cost = run.forward_seconds * static_cast<double>(port_mistakes);
+    if (o.search_mistakes || cost <= mistake_search_budget_seconds) {
+        const MistakeRun run_with = [&](const MistakeEntry& m) { return layer_trace_with(run, o.input.start_position, m); };
+        mistakes = search_porting_mistakes(run_with, config, run.input.rows, given, reference, dtype, o.rtol, o.atol);
+    } else {
+        fmt::print(stderr, "{}\n",
+                   tr_format(lang,
+                             "compare: the porting-mistake search is skipped: {n} mistakes x {s:.1f} s a forward is "
+                             "about {m:.0f} minutes; --search-mistakes runs it",
+                             "compare：跳过移植错误搜索：{n} 个错误 x 每次前向 {s:.1f} 秒，约 {m:.0f} 分钟；"
+                             "加 --search-mistakes 可运行",
+                             fmt::arg("n", port_mistakes), fmt::arg("s", run.forward_seconds), fmt::arg("m", cost / 60)));
+    }
+    return report(o, lang, fmt::format("{} layer {}", o.model, o.layer), seen, stages, mistakes);
+}
+
+int compare_either(const CompareOptions& o, Lang lang) {
+    if (o.model.empty()) return compare(o, lang);
+    if (o.precision == "50") return compare_model_at<Mpfr50>(o, lang);
+    return compare_model_at<DoubleDouble>(o, lang);
 }
 
 }  // namespace
@@ -265,11 +359,24 @@ void add_compare_command(CLI::App& app, Context& context) {
     auto options = std::make_shared<CompareOptions>();
     CLI::App* cmd = app.add_subcommand(
         "compare", "grade another implementation's block output against the 50-digit reference");
-    cmd->add_option("case", options->case_file, "block case file (JSON)")->required();
+    cmd->add_option("case", options->case_file, "block case file (JSON); not with --model");
     cmd->add_option("output", options->output_file,
                     "the other implementation's output: JSON {\"output\": [[...]], \"trace\": {...}}, .npy or "
-                    ".safetensors")
-        ->required();
+                    ".safetensors");
+    CLI::Option* model = cmd->add_option("--model", options->model,
+                                         "a Hugging Face checkpoint folder (config.json, safetensors, their index)");
+    cmd->add_option("--layer", options->layer, "the decoder layer of --model (model.layers.N)")->needs(model);
+    cmd->add_option("--input", options->input.hidden_states, "hidden states [T, C] for --model (.npy or .safetensors)")
+        ->needs(model);
+    cmd->add_option("--start-position", options->input.start_position, "position of the first row (--model; default 0)")
+        ->needs(model);
+    cmd->add_option("--precision", options->precision, "the reference's precision on --model: dd (30 digits) or 50")
+        ->check(CLI::IsMember({"dd", "50"}))
+        ->needs(model)
+        ->capture_default_str();
+    cmd->add_flag("--search-mistakes", options->search_mistakes,
+                  "on --model, search the porting mistakes however long it takes (one forward each)")
+        ->needs(model);
     cmd->add_option("--dtype", options->dtype,
                     "the other implementation's floating-point type; sets rtol = 4 eps sqrt(depth), atol = rtol max|ref|")
         ->check(CLI::IsMember({"float64", "float32", "bfloat16", "float16"}))
@@ -282,7 +389,19 @@ void add_compare_command(CLI::App& app, Context& context) {
                     "the output is judged as it is (default: the case's, or the other when the stages fit only it)")
         ->check(CLI::IsMember({"half", "interleaved"}));
     cmd->add_flag("--json", options->json, "print every figure as JSON");
-    cmd->callback([&context, options] { context.run = [&context, options] { return compare(*options, context.lang); }; });
+    cmd->callback([&context, options] {
+        // CLI11 fills positionals in order: with --model the one positional given is the output.
+        if (!options->model.empty()) {
+            if (!options->output_file.empty())
+                throw CLI::ValidationError("compare", "with --model give only the OUTPUT file, no case");
+            std::swap(options->case_file, options->output_file);
+        }
+        if (options->output_file.empty())
+            throw CLI::ValidationError("compare", "give a block case and an output, or --model DIR --layer N --input HIDDEN OUTPUT");
+        if (!options->model.empty() && options->input.hidden_states.empty())
+            throw CLI::ValidationError("--input", "--model needs --input HIDDEN (.npy or .safetensors)");
+        context.run = [&context, options] { return compare_either(*options, context.lang); };
+    });
 }
 
 }  // namespace blockcheck

@@ -1,8 +1,11 @@
-// `blockcheck forward CASE.json`: the full block on a block case, as JSON.
+// `blockcheck forward CASE.json` (or `--model DIR --layer N --input HIDDEN`): the full block on a
+// block case or on one layer of a checkpoint folder, as JSON, .npy or .safetensors.
 #include "checker/block/block_case_files.hpp"
 #include "checker/block/tensor_files.hpp"
 #include "checker/common/cli.hpp"
 #include "checker/common/files.hpp"
+#include "checker/block/layer_run.hpp"
+#include "solutions/block/double_double.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -12,6 +15,9 @@ namespace {
 
 struct ForwardOptions {
     std::string case_file;
+    std::string model;              // a checkpoint folder instead of a case
+    std::size_t layer = 0;
+    LayerInput input;
     std::string precision = "50";
     int digits = 0;  // 0: all the precision carries
     bool trace = false;
@@ -57,21 +63,20 @@ void write_tensors(const ForwardOptions& options, const Matrix<T>& y, const Trac
     }
 }
 
+// The digits printed by default: all the precision carries, or the ones dd guarantees at these
+// positions.
 template <class T>
-int forward_at(const ForwardOptions& options) {
-    const BlockCase<T> bc = read_case_file<T>(options.case_file);
+ForwardOptions with_guaranteed_digits(ForwardOptions options, long largest_position) {
+    if constexpr (std::is_same_v<T, DoubleDouble>)
+        if (options.digits == 0) options.digits = dd_guaranteed_digits(largest_position);
+    return options;
+}
+
+// The output (and with --trace every stage) where --out says, as JSON when it names none.
+template <class T>
+void emit(const ForwardOptions& options, const Matrix<T>& y, const Trace<T>& trace) {
+    if (!options.out.empty() && !options.out.ends_with(".json")) return write_tensors(options, y, trace);
     const int digits = options.digits > 0 ? options.digits : decimal_digits<T>();
-    Trace<T> trace;
-    Matrix<T> y;
-    try {
-        y = block_case_forward(bc, options.trace ? &trace : nullptr);
-    } catch (const UndefinedNorm& e) {
-        throw InputFileError(options.case_file + ": " + e.what() + " (config.rms_norm_eps is 0)");
-    }
-    if (!options.out.empty() && !options.out.ends_with(".json")) {
-        write_tensors(options, y, trace);
-        return 0;
-    }
     Json doc = {{"output", rows_json(y, digits)}};
     if (options.trace) {
         doc["trace"] = Json::object();
@@ -80,7 +85,42 @@ int forward_at(const ForwardOptions& options) {
     const std::string out = laid_out_json(doc) + "\n";
     if (options.out.empty()) fmt::print("{}", out);
     else write_named_file(options.out, out);
+}
+
+template <class T>
+int forward_at(const ForwardOptions& options, Lang lang) {
+    const BlockCase<T> bc = read_case_file<T>(options.case_file);
+    const long largest = bc.start_position + static_cast<long>(bc.input.rows) - 1;
+    fmt::print(stderr, "forward: {}\n", precision_statement(options.precision, largest, lang));
+    Trace<T> trace;
+    Matrix<T> y;
+    try {
+        y = block_case_forward(bc, options.trace ? &trace : nullptr);
+    } catch (const UndefinedNorm& e) {
+        throw InputFileError(options.case_file + ": " + e.what() + " (config.rms_norm_eps is 0)");
+    }
+    emit(with_guaranteed_digits<T>(options, largest), y, trace);
     return 0;
+}
+
+template <class T>
+int forward_model_at(const ForwardOptions& options, Lang lang) {
+    ModelFolder folder(options.model);
+    const BlockConfig<double> shape = read_hf_block_config<double>(folder.config_file());
+    const std::size_t rows = read_hidden_states(options.input.hidden_states, shape.hidden_size).rows;
+    double multiply_adds = 0;
+    for (const auto& [stage, count] : stage_multiply_adds(shape, rows)) multiply_adds += count;
+    const long largest = options.input.start_position + static_cast<long>(rows) - 1;
+    fmt::print(stderr, "forward: {}\n", precision_statement(options.precision, largest, lang));
+    warn_if_slow_mpfr(multiply_adds, options.precision, lang);
+    LayerRun<T> run = run_model_layer<T>(folder, options.layer, options.input, "forward");
+    emit(with_guaranteed_digits<T>(options, largest), run.output, run.trace);
+    return 0;
+}
+
+template <class T>
+int forward_either(const ForwardOptions& options, Lang lang) {
+    return options.model.empty() ? forward_at<T>(options, lang) : forward_model_at<T>(options, lang);
 }
 
 }  // namespace
@@ -88,9 +128,18 @@ int forward_at(const ForwardOptions& options) {
 void add_forward_command(CLI::App& app, Context& context) {
     auto options = std::make_shared<ForwardOptions>();
     CLI::App* cmd = app.add_subcommand("forward", "run the full block on a block case and print its output as JSON");
-    cmd->add_option("case", options->case_file, "block case file (JSON)")->required();
-    cmd->add_option("--precision", options->precision, "double, 50 or 100 significant digits")
-        ->check(CLI::IsMember({"double", "50", "100"}))
+    CLI::Option* case_option = cmd->add_option("case", options->case_file, "block case file (JSON)");
+    CLI::Option* model = cmd->add_option("--model", options->model,
+                                         "a Hugging Face checkpoint folder (config.json, safetensors, their index)");
+    model->excludes(case_option);
+    cmd->add_option("--layer", options->layer, "the decoder layer of --model to run (model.layers.N)")->needs(model);
+    cmd->add_option("--input", options->input.hidden_states, "hidden states [T, C] for --model (.npy or .safetensors)")
+        ->needs(model);
+    cmd->add_option("--start-position", options->input.start_position, "position of the first row (--model; default 0)")
+        ->needs(model);
+    cmd->add_option("--precision", options->precision,
+                    "double, dd (double-double, 30 digits guaranteed, fast), 50 or 100 significant digits")
+        ->check(CLI::IsMember({"double", "dd", "50", "100"}))
         ->capture_default_str();
     cmd->add_option("--digits", options->digits, "significant digits to print (default: all the precision carries)")
         ->check(CLI::Range(1, 100));
@@ -100,10 +149,16 @@ void add_forward_command(CLI::App& app, Context& context) {
         ->capture_default_str();
     cmd->add_flag("--trace", options->trace, "also print every intermediate value (N, Q, K, V, ..., attention_weights/h, ..., output)");
     cmd->callback([&context, options] {
-        context.run = [options] {
-            if (options->precision == "double") return forward_at<double>(*options);
-            if (options->precision == "100") return forward_at<Mpfr100>(*options);
-            return forward_at<Mpfr50>(*options);
+        if (options->case_file.empty() && options->model.empty())
+            throw CLI::ValidationError("forward", "give a block case, or --model DIR --layer N --input HIDDEN");
+        if (!options->model.empty() && options->input.hidden_states.empty())
+            throw CLI::ValidationError("--input", "--model needs --input HIDDEN (.npy or .safetensors)");
+        context.run = [options, &context] {
+            const Lang lang = context.lang;
+            if (options->precision == "double") return forward_either<double>(*options, lang);
+            if (options->precision == "dd") return forward_either<DoubleDouble>(*options, lang);
+            if (options->precision == "100") return forward_either<Mpfr100>(*options, lang);
+            return forward_either<Mpfr50>(*options, lang);
         };
     });
 }

@@ -50,9 +50,16 @@ std::optional<Trace<Mpfr50>> trace_with(const BlockCase<Mpfr50>& bc, const Mista
 MistakeSearch search_porting_mistakes(const BlockCase<Mpfr50>& bc, const Trace<Mpfr50>& given,
                                       const Trace<Mpfr50>& reference, DType dtype, std::optional<double> rtol,
                                       std::optional<double> atol) {
-    const std::size_t keys = bc.cached.size() + bc.input.rows;
+    const MistakeRun run_with = [&bc](const MistakeEntry& mistake) { return trace_with(bc, mistake); };
+    return search_porting_mistakes(run_with, bc.config, bc.cached.size() + bc.input.rows, given, reference, dtype, rtol,
+                                   atol);
+}
+
+MistakeSearch search_porting_mistakes(const MistakeRun& run_with, const BlockConfig<Mpfr50>& config, std::size_t keys,
+                                      const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, DType dtype,
+                                      std::optional<double> rtol, std::optional<double> atol) {
     const std::vector<std::string> shown = names_of(given);
-    const std::vector<StageErrors> against_reference = compare_stages(given, reference, bc.config, keys, dtype, rtol, atol);
+    const std::vector<StageErrors> against_reference = compare_stages(given, reference, config, keys, dtype, rtol, atol);
     const StageErrors* first = first_stage_outside(against_reference);
     // Where the given output shows its mistake, and the output itself.
     std::vector<std::string> telling{"output"};
@@ -62,17 +69,17 @@ MistakeSearch search_porting_mistakes(const BlockCase<Mpfr50>& bc, const Trace<M
     MistakeSearch search;
     for (const MistakeEntry& mistake : mistake_catalogue()) {
         if (!mistake.port) continue;
-        const std::optional<Trace<Mpfr50>> with = trace_with(bc, mistake);
+        const std::optional<Trace<Mpfr50>> with = run_with(mistake);
         if (!with) continue;
         ++search.tried;
         const Trace<Mpfr50> seen = stages_named(*with, shown);
-        if (all_within(compare_stages(seen, reference, bc.config, keys, dtype, rtol, atol))) {
+        if (all_within(compare_stages(seen, reference, config, keys, dtype, rtol, atol))) {
             search.not_visible.push_back(&mistake);
             continue;
         }
         if (!first) continue;
         const std::vector<StageErrors> against_mistake =
-            compare_stages(given_telling, *with, bc.config, keys, dtype, rtol, atol);
+            compare_stages(given_telling, *with, config, keys, dtype, rtol, atol);
         if (all_within(against_mistake))
             search.named.push_back({&mistake, first->name, against_mistake.front().normwise / epsilon(dtype)});
     }

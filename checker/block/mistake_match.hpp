@@ -7,6 +7,7 @@
 #include "checker/block/error_report.hpp"
 #include "checker/exercise/mistake_catalogue.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,15 @@ struct MistakeSearch {
 // case cannot show (at these stages and tolerances) are listed whatever the given output is.
 MistakeSearch search_porting_mistakes(const BlockCase<Mpfr50>& bc, const Trace<Mpfr50>& given,
                                       const Trace<Mpfr50>& reference, DType dtype,
+                                      std::optional<double> rtol = {}, std::optional<double> atol = {});
+
+// The block's trace with one porting mistake made (nullopt when it cannot be made on this input).
+using MistakeRun = std::function<std::optional<Trace<Mpfr50>>(const MistakeEntry&)>;
+
+// The same search over any block (a checkpoint's layer): `run_with` runs it with a mistake made;
+// `keys` is the number of positions each query can see at most.
+MistakeSearch search_porting_mistakes(const MistakeRun& run_with, const BlockConfig<Mpfr50>& config, std::size_t keys,
+                                      const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, DType dtype,
                                       std::optional<double> rtol = {}, std::optional<double> atol = {});
 
 // The table docs/check-your-implementation.md lists (a test keeps the two alike): every porting

@@ -1,5 +1,7 @@
 #include "checker/block/tensor_files.hpp"
 
+#include "base/float_formats.hpp"
+
 #include "checker/block/npy_header.hpp"
 #include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
@@ -37,20 +39,6 @@ std::size_t element_count(const std::vector<std::size_t>& shape, std::size_t lim
         n *= extent;
     }
     return n;
-}
-
-// IEEE half: 1 sign, 5 exponent, 10 fraction bits.
-double half_to_double(std::uint16_t h) {
-    const int exponent = (h >> 10) & 0x1f, fraction = h & 0x3ff;
-    const double sign = (h & 0x8000) ? -1.0 : 1.0;
-    if (exponent == 0) return sign * std::ldexp(fraction, -24);
-    if (exponent == 31) return fraction ? std::numeric_limits<double>::quiet_NaN() : sign * HUGE_VAL;
-    return sign * std::ldexp(1024 + fraction, exponent - 25);
-}
-
-// bfloat16 is the top half of a float32.
-double bfloat16_to_double(std::uint16_t b) {
-    return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16));
 }
 
 std::uint16_t double_to_bfloat16(double x) {
@@ -183,9 +171,7 @@ void write_npy(const std::filesystem::path& file, const Tensor& tensor) {
     write_named_file(file, bytes);
 }
 
-NamedTensors read_safetensors(const std::filesystem::path& file) {
-    const std::string bytes = read_bytes(file);
-    const std::string name = file.string();
+std::vector<TensorEntry> safetensors_entries(std::string_view bytes, const std::string& name, std::size_t& data_at) {
     if (bytes.size() < 8) throw InputFileError(name + ": too short for a safetensors file");
     const auto header_size = load_little_endian<std::uint64_t>(bytes.data());
     if (header_size > max_header_bytes || header_size > bytes.size() - 8)
@@ -197,32 +183,47 @@ NamedTensors read_safetensors(const std::filesystem::path& file) {
         throw InputFileError(name + ": the safetensors header is not valid JSON");
     }
     if (!header.is_object()) throw InputFileError(name + ": the safetensors header is not a JSON object");
-    const std::size_t data_at = 8 + header_size, data_size = bytes.size() - data_at;
-    NamedTensors tensors;
+    data_at = 8 + header_size;
+    const std::size_t data_size = bytes.size() - data_at;
+    std::vector<TensorEntry> entries;
     for (auto& [key, entry] : header.items()) {
         if (key == "__metadata__") continue;
         const std::string where = name + ": " + key;
         if (!entry.is_object() || !entry.contains("dtype") || !entry.contains("shape") || !entry.contains("data_offsets"))
             throw InputFileError(where + ": expected {\"dtype\", \"shape\", \"data_offsets\"}");
-        Tensor t;
+        TensorEntry t;
+        t.name = key;
         t.dtype = safetensors_dtype(entry["dtype"], where);
         if (!entry["shape"].is_array()) throw InputFileError(where + ".shape: expected an array");
         for (const Json& extent : entry["shape"]) t.shape.push_back(header_integer(extent, where + ".shape"));
         const Json& offsets = entry["data_offsets"];
         if (!offsets.is_array() || offsets.size() != 2) throw InputFileError(where + ".data_offsets: expected [begin, end]");
-        const std::size_t begin = header_integer(offsets[0], where + ".data_offsets"),
-                          end = header_integer(offsets[1], where + ".data_offsets");
-        if (begin > end || end > data_size)
-            throw InputFileError(fmt::format("{}.data_offsets: [{}, {}] is outside the {} bytes of data", where, begin,
-                                             end, data_size));
+        t.begin = header_integer(offsets[0], where + ".data_offsets");
+        t.end = header_integer(offsets[1], where + ".data_offsets");
+        if (t.begin > t.end || t.end > data_size)
+            throw InputFileError(fmt::format("{}.data_offsets: [{}, {}] is outside the {} bytes of data", where, t.begin,
+                                             t.end, data_size));
         const std::size_t width = element_bytes(t.dtype);
-        const std::size_t n = element_count(t.shape, (end - begin) / width, where);
-        if (n * width != end - begin)
+        const std::size_t n = element_count(t.shape, (t.end - t.begin) / width, where);
+        if (n * width != t.end - t.begin)
             throw InputFileError(fmt::format("{}: the shape needs {} bytes, data_offsets give {}", where, n * width,
-                                             end - begin));
-        t.values.resize(n);
-        for (std::size_t i = 0; i < n; ++i) t.values[i] = load_element(bytes.data() + data_at + begin + i * width, t.dtype);
-        tensors.emplace_back(key, std::move(t));
+                                             t.end - t.begin));
+        entries.push_back(std::move(t));
+    }
+    return entries;
+}
+
+NamedTensors read_safetensors(const std::filesystem::path& file) {
+    const std::string bytes = read_bytes(file);
+    std::size_t data_at = 0;
+    NamedTensors tensors;
+    for (TensorEntry& entry : safetensors_entries(bytes, file.string(), data_at)) {
+        Tensor t{entry.dtype, std::move(entry.shape), {}};
+        const std::size_t width = element_bytes(t.dtype);
+        t.values.resize((entry.end - entry.begin) / width);
+        for (std::size_t i = 0; i < t.values.size(); ++i)
+            t.values[i] = load_element(bytes.data() + data_at + entry.begin + i * width, t.dtype);
+        tensors.emplace_back(std::move(entry.name), std::move(t));
     }
     return tensors;
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -32,6 +33,19 @@ Tensor read_npy(const std::filesystem::path& file);
 
 // Writes `values` as a C-order .npy of dtype float64 or float32 (numpy has no bfloat16).
 void write_npy(const std::filesystem::path& file, const Tensor& tensor);
+
+// One tensor a safetensors header describes: its bytes are [begin, end) of the data section.
+struct TensorEntry {
+    std::string name;
+    DType dtype = DType::float64;
+    std::vector<std::size_t> shape;
+    std::size_t begin = 0, end = 0;
+};
+
+// The tensors of a safetensors file whose bytes (all of them, or a mapping of them) are `bytes`,
+// each checked against the file (dtype, shape agreeing with its offsets, offsets inside the data);
+// data_at receives where the data section starts. A bad header is an InputFileError naming `name`.
+std::vector<TensorEntry> safetensors_entries(std::string_view bytes, const std::string& name, std::size_t& data_at);
 
 // Every tensor of a .safetensors file, in the header's order (F64, F32, BF16, F16).
 NamedTensors read_safetensors(const std::filesystem::path& file);

@@ -7,6 +7,7 @@
 #include "norms.hpp"
 #include "rope.hpp"
 
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -52,16 +53,17 @@ struct BlockConfig {
     }
 };
 
-// The weights of one block, stored [in, out] as the chapter writes them (y = x W).
-template <class T>
+// The weights of one block, [in, out] as the chapter writes them (y = x W): matrices of T, or
+// (W = StoredMatrix, stored_weights.hpp) a checkpoint's own bytes in their own element type.
+template <class T, class W = Matrix<T>>
 struct BlockWeights {
     Vector<T> attn_norm;  // [C]
-    Matrix<T> q;          // [C, query_heads * d]
-    Matrix<T> k, v;       // [C, kv_heads * d]
-    Matrix<T> o;          // [query_heads * d, C]
+    W q;                  // [C, query_heads * d]
+    W k, v;               // [C, kv_heads * d]
+    W o;                  // [query_heads * d, C]
     Vector<T> ffn_norm;   // [C]
-    Matrix<T> gate, up;   // [C, F]
-    Matrix<T> down;       // [F, C]
+    W gate, up;           // [C, F]
+    W down;               // [F, C]
 };
 
 // Named intermediate values, in the order the block computes them: every stage's matrix
@@ -72,7 +74,13 @@ class Trace {
 public:
     using Entry = std::pair<std::string, Matrix<T>>;
 
-    void add(std::string name, Matrix<T> value) { entries_.emplace_back(std::move(name), std::move(value)); }
+    void add(std::string name, Matrix<T> value) {
+        entries_.emplace_back(std::move(name), std::move(value));
+        if (on_add) on_add(entries_.back().first);
+    }
+
+    // Called with each stage's name as the block records it (progress lines, stage timings).
+    std::function<void(const std::string&)> on_add;
 
     // The value recorded under `name`; a logic_error names it when the block recorded none.
     const Matrix<T>& at(const std::string& name) const {
@@ -130,8 +138,8 @@ Matrix<T> reversed_mask_attention(const Matrix<T>& q, const std::vector<long>& p
 
 // Attention sublayer without the residual: rotates Q and K at positions start..start+T-1,
 // appends K and V to the cache and attends over it.  n: [T, C] -> [T, C]
-template <class T>
-Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T>& w, const Matrix<T>& n,
+template <class T, class W>
+Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T, W>& w, const Matrix<T>& n,
                              long start_position, KvCache<T>& cache, Trace<T>* trace) {
     Matrix<T> q = record(trace, "Q", matmul(n, w.q));
     Matrix<T> k = record(trace, "K", matmul(n, w.k));
@@ -165,8 +173,8 @@ Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T>
 }
 
 // FFN sublayer without the residual.  m: [T, C] -> [T, C]
-template <class T>
-Matrix<T> ffn_sublayer(const BlockConfig<T>& config, const BlockWeights<T>& w, const Matrix<T>& m, Trace<T>* trace) {
+template <class T, class W>
+Matrix<T> ffn_sublayer(const BlockConfig<T>& config, const BlockWeights<T, W>& w, const Matrix<T>& m, Trace<T>* trace) {
     const Matrix<T> gate = record(trace, "gate", matmul(m, w.gate));
     const Matrix<T> up = record(trace, "up", matmul(m, w.up));
     const Matrix<T> hidden = record(trace, "hidden", swiglu_hidden(gate, up, config.gate_activation));
@@ -186,19 +194,19 @@ Vector<T> norm_gains(const Vector<T>& g, const BlockConfig<T>& config) {
 // The weights as a loader with a slip reads them: gate and up swapped (gate_up_swapped), or every
 // square matrix left transposed (transposed_weights: a loader that transposes a stored [out, in]
 // only when its shape does not fit [in, out] cannot tell a square one).
-template <class T>
-BlockWeights<T> misread_weights(const BlockConfig<T>& config, BlockWeights<T> w) {
+template <class T, class W>
+BlockWeights<T, W> misread_weights(const BlockConfig<T>& config, BlockWeights<T, W> w) {
     if (config.swap_gate_up) std::swap(w.gate, w.up);
     if (config.transpose_square_weights)
-        for (Matrix<T>* m : {&w.q, &w.k, &w.v, &w.o, &w.gate, &w.up, &w.down})
+        for (W* m : {&w.q, &w.k, &w.v, &w.o, &w.gate, &w.up, &w.down})
             if (m->rows == m->cols) *m = transpose(*m);
     return w;
 }
 
 // The block on T new rows at positions start..start+T-1, reading and extending the cache.
 // x: [T, C] -> [T, C]
-template <class T>
-Matrix<T> block_step(const BlockConfig<T>& config, const BlockWeights<T>& w, const Matrix<T>& x,
+template <class T, class W>
+Matrix<T> block_step(const BlockConfig<T>& config, const BlockWeights<T, W>& w, const Matrix<T>& x,
                      long start_position, KvCache<T>& cache, Trace<T>* trace = nullptr) {
     if (config.swap_gate_up || config.transpose_square_weights) {  // a slip in reading the weights
         BlockConfig<T> reader = config;
@@ -223,8 +231,8 @@ Matrix<T> block_step(const BlockConfig<T>& config, const BlockWeights<T>& w, con
 }
 
 // The full forward over a fresh cache.  x: [T, C] -> [T, C]
-template <class T>
-Matrix<T> block_forward(const BlockConfig<T>& config, const BlockWeights<T>& w, const Matrix<T>& x,
+template <class T, class W>
+Matrix<T> block_forward(const BlockConfig<T>& config, const BlockWeights<T, W>& w, const Matrix<T>& x,
                         long start_position = 0, Trace<T>* trace = nullptr) {
     KvCache<T> cache;
     return block_step(config, w, x, start_position, cache, trace);

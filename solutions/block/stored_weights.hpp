@@ -1,0 +1,136 @@
+// Weight matrices left where a checkpoint stores them (a memory-mapped file), in its element
+// type, widened to double as they are used; and the block's matrix product on them, on every
+// core, each output element summed in one fixed order (the same bits for any thread count).
+#pragma once
+
+#include "base/float_formats.hpp"
+#include "solutions/block/dd_dot.hpp"
+#include "solutions/block/tensor.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace blockcheck {
+
+enum class StoredType { float64, float32, bfloat16, float16 };
+
+inline std::size_t stored_bytes(StoredType type) {
+    return type == StoredType::float64 ? 8 : type == StoredType::float32 ? 4 : 2;
+}
+
+// The chapter's weight W [in = rows, out = cols] (y = x W) over bytes it does not own. A Hugging
+// Face nn.Linear stores W^T, [out, in] row-major (out_major); a transposed reading flips it.
+struct StoredMatrix {
+    const unsigned char* data = nullptr;  // little-endian elements of `type`
+    StoredType type = StoredType::float32;
+    std::size_t rows = 0, cols = 0;
+    bool out_major = true;  // element (i, j) at j * rows + i; else at i * cols + j
+
+    double element(std::size_t index) const {
+        const unsigned char* p = data + index * stored_bytes(type);
+        switch (type) {
+            case StoredType::float64: { double x; std::memcpy(&x, p, 8); return x; }
+            case StoredType::float32: { float x; std::memcpy(&x, p, 4); return x; }
+            case StoredType::bfloat16: { std::uint16_t b; std::memcpy(&b, p, 2); return bfloat16_to_double(b); }
+            case StoredType::float16: { std::uint16_t h; std::memcpy(&h, p, 2); return half_to_double(h); }
+        }
+        return 0;
+    }
+    // W(i, j), exactly.
+    double operator()(std::size_t i, std::size_t j) const { return element(out_major ? j * rows + i : i * cols + j); }
+
+    // Column j of W (one output's weights), widened into out[0 .. rows).
+    void column(std::size_t j, double* out) const {
+        if (!out_major) {
+            for (std::size_t i = 0; i < rows; ++i) out[i] = element(i * cols + j);
+            return;
+        }
+        const unsigned char* p = data + j * rows * stored_bytes(type);
+        if (type == StoredType::bfloat16) {
+            for (std::size_t i = 0; i < rows; ++i) {
+                std::uint16_t b;
+                std::memcpy(&b, p + 2 * i, 2);
+                out[i] = bfloat16_to_double(b);
+            }
+        } else if (type == StoredType::float32) {
+            for (std::size_t i = 0; i < rows; ++i) {
+                float x;
+                std::memcpy(&x, p + 4 * i, 4);
+                out[i] = x;
+            }
+        } else {
+            for (std::size_t i = 0; i < rows; ++i) out[i] = element(j * rows + i);
+        }
+    }
+};
+
+// W^T, the same bytes read the other way.
+inline StoredMatrix transpose(const StoredMatrix& w) {
+    StoredMatrix t = w;
+    std::swap(t.rows, t.cols);
+    t.out_major = !w.out_major;
+    return t;
+}
+
+// Threads the block's products use (0: one per core). Results do not depend on it.
+inline unsigned& block_threads() {
+    static unsigned threads = 0;
+    return threads;
+}
+
+// f(begin, end) over [0, n) in contiguous chunks, one per thread.
+template <class F>
+void parallel_chunks(std::size_t n, F f) {
+    const unsigned wanted = block_threads() ? block_threads() : std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t threads = std::min<std::size_t>(wanted, std::max<std::size_t>(1, n / 64));
+    if (threads <= 1) return f(std::size_t(0), n);
+    std::vector<std::thread> pool;
+    for (std::size_t k = 1; k < threads; ++k) pool.emplace_back(f, n * k / threads, n * (k + 1) / threads);
+    f(std::size_t(0), n / threads);
+    for (std::thread& t : pool) t.join();
+}
+
+// Y = X W at any precision: y_tj = sum_i x_ti W_ij in increasing i.  x: [T, in] -> [T, out]
+template <class T>
+Matrix<T> matmul(const Matrix<T>& x, const StoredMatrix& w) {
+    if (x.cols != w.rows) throw std::invalid_argument("rows of " + std::to_string(x.cols) + " times a weight with " +
+                                                      std::to_string(w.rows) + " rows");
+    Matrix<T> y(x.rows, w.cols);
+    parallel_chunks(w.cols, [&](std::size_t begin, std::size_t end) {
+        std::vector<double> column(w.rows);
+        for (std::size_t j = begin; j < end; ++j) {
+            w.column(j, column.data());
+            for (std::size_t t = 0; t < x.rows; ++t) {
+                T sum(0);
+                for (std::size_t i = 0; i < w.rows; ++i) sum += x(t, i) * column[i];
+                y(t, j) = sum;
+            }
+        }
+    });
+    return y;
+}
+
+// The double-double product: each y_tj by dd_dot (pairwise over leaves, its error bounded in
+// docs/performance.md).  x: [T, in] -> [T, out]
+inline Matrix<DoubleDouble> matmul(const Matrix<DoubleDouble>& x, const StoredMatrix& w) {
+    if (x.cols != w.rows) throw std::invalid_argument("rows of " + std::to_string(x.cols) + " times a weight with " +
+                                                      std::to_string(w.rows) + " rows");
+    std::vector<double> high(x.values.size()), low(x.values.size());
+    for (std::size_t i = 0; i < x.values.size(); ++i) high[i] = x.values[i].hi, low[i] = x.values[i].lo;
+    Matrix<DoubleDouble> y(x.rows, w.cols);
+    parallel_chunks(w.cols, [&](std::size_t begin, std::size_t end) {
+        std::vector<double> column(w.rows);
+        for (std::size_t j = begin; j < end; ++j) {
+            w.column(j, column.data());
+            for (std::size_t t = 0; t < x.rows; ++t)
+                y(t, j) = dd_dot(high.data() + t * x.cols, low.data() + t * x.cols, column.data(), w.rows);
+        }
+    });
+    return y;
+}
+
+}  // namespace blockcheck
