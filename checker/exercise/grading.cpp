@@ -259,7 +259,8 @@ ExerciseResult grade_run(const Exercise& exercise, const InputList& inputs, cons
     r.id = exercise.id;
     r.note = input_error.empty() ? describe_end(run, limits) : Text{input_error, input_error};
     settle_status(r);
-    if (r.status == "done" && input_error.empty()) r.status = "failing";
+    // an early end is never done; a program that read an input of another name was started
+    if (r.status == "done" || !input_error.empty()) r.status = "failing";
     return r;
 }
 
