@@ -106,10 +106,10 @@ int run_student(const Context& context, const std::string& id, std::optional<std
 }
 
 // One exercise as grade recorded it: a line with its points, then each part, its note.
-void print_record(const ExerciseRecord& r) {
+void print_record(const ExerciseRecord& r, Lang lang) {
     const bool full = r.score >= r.max_score - 1e-9 && r.status == "done";
     fmt::print("{} {}  {}/{}{}\n", full ? "✓" : r.status == "not_done" ? "·" : "✗", r.id, score_text(r.score), score_text(r.max_score),
-               r.variant ? fmt::format("  (variant {})", *r.variant) : "");
+               r.variant ? tr_format(lang, "  (variant {})", "（变体 {}）", *r.variant) : "");
     for (const PartRecord& p : r.parts) {
         fmt::print("  {:<14} {:<24} {}\n", p.verdict, p.name, printable_text(p.message));
         if (!p.diagnosis_message.empty()) fmt::print("  {:<14} {:<24} {}\n", "", "", printable_text(p.diagnosis_message));
@@ -138,7 +138,7 @@ int check_student(const Context& context, const std::vector<std::string>& ids, b
     bool all_full = true;
     for (std::size_t i = 0; i < set.all().size(); ++i) {
         const ExerciseRecord r = grader.grade(set.all()[i], opened.submission.student, sources.file[i], sources.relative[i]);
-        print_record(r);
+        print_record(r, lang);
         all_full = all_full && r.status == "done";
     }
     return all_full ? 0 : 1;

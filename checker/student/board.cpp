@@ -58,8 +58,10 @@ std::string board_detail(const Exercise& e, const ExerciseResult& r, Lang lang) 
     if (auto whole = r.whole_program_verdict()) return whole_program_label(*whole, lang) + colon + headline(r.note.in(lang));
     const PartResult* p = r.first_failing_part();
     // a program that asked for an input of another name stopped before printing: the header's message
-    if (p && p->verdict == Verdict::missing && !r.note.in(lang).empty())
-        return std::string(tr(lang, "input name", "输入名")) + colon + headline(r.note.in(lang));
+    if (p && p->verdict == Verdict::missing && !r.note.in(lang).empty()) {
+        const bool name = r.note.en.find("has no input") != std::string::npos;
+        return std::string(name ? tr(lang, "input name", "输入名") : tr(lang, "input", "输入")) + colon + headline(r.note.in(lang));
+    }
     if (p) return p->name + colon + first_line(p->message.in(lang));
     for (const PartResult& part : r.parts)
         if (part.diagnosis) return part.name + colon + part.diagnosis->message.in(lang);

@@ -76,7 +76,7 @@ std::string show_text(const ExerciseSet& set, const Exercise& e, Lang lang) {
         out += fmt::format("  {:<26} {}{}{} · {:g} {}\n", a.name, kind_text(a, lang), options, options.empty() ? "" : "]",
                            a.points, tr(lang, "pt", "分"));
     }
-    out += fmt::format("\n{} {}\n{}\n", tr(lang, "Your program:", "你的程序："), e.source,
+    out += fmt::format("\n{}\n{}\n", tr_format(lang, "Your program: {}", "你的程序：{}", e.source),
                        fmt::format("  ./blockcheck run {0}    ./blockcheck check {0}    ./blockcheck hint {0}", e.id));
     return out;
 }

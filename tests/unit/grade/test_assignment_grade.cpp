@@ -23,12 +23,12 @@ using testing::repository;
 using testing::shipped_exercises;
 using testing::TempDir;
 
-void write(const fs::path& file, const std::string& text) {
+void put(const fs::path& file, const std::string& text) {
     fs::create_directories(file.parent_path());
     std::ofstream(file, std::ios::binary) << text;
 }
 
-GradeSettings settings_for(const fs::path& out, const fs::path& cache) {
+GradeSettings assignment_settings(const fs::path& out, const fs::path& cache) {
     GradeSettings s;
     s.include_dir = repository() / "chapters";
     s.out = out;
@@ -40,7 +40,7 @@ GradeSettings settings_for(const fs::path& out, const fs::path& cache) {
     return s;
 }
 
-const StudentRecord& student(const GradeReport& r, const std::string& id) {
+const StudentRecord& graded_student(const GradeReport& r, const std::string& id) {
     for (const StudentRecord& s : r.students)
         if (s.student == id) return s;
     FAIL("no student " << id);
@@ -58,19 +58,19 @@ TEST_CASE("grade: an assignment counts only its exercises at its points; a misna
     const std::string solved = file_text(repository() / "tests/solved/ch25/swiglu_ffn_2d.cpp");
     const fs::path subs = dir.path / "submissions";
     // ada: the assigned program, and an unassigned exercise's template (a known name: no remark)
-    write(subs / "ada/chapters/ch25/swiglu_ffn_2d.cpp", solved);
-    write(subs / "ada/chapters/ch25/rms_norm_zero_row.cpp", file_text(repository() / "chapters/ch25/rms_norm_zero_row.cpp"));
+    put(subs / "ada/chapters/ch25/swiglu_ffn_2d.cpp", solved);
+    put(subs / "ada/chapters/ch25/rms_norm_zero_row.cpp", file_text(repository() / "chapters/ch25/rms_norm_zero_row.cpp"));
     // bob: the same program under a near name, and a file of no exercise's name
     write_archive(subs / "bob.zip", {{"swiglu_ffn2d.cpp", solved, "", false}, {"notes/main.cpp", "int main() {}\n", "", false}});
     const std::vector<Submission> class_ = find_submissions({subs});
 
-    const GradeReport r = grade_submissions(set, class_, settings_for(dir.path / "out", dir.path / "cache"));
-    const StudentRecord& ada = student(r, "ada");
+    const GradeReport r = grade_submissions(set, class_, assignment_settings(dir.path / "out", dir.path / "cache"));
+    const StudentRecord& ada = graded_student(r, "ada");
     CHECK(ada.exercises.size() == 1);
     CHECK(ada.score == doctest::Approx(3));
     CHECK(ada.max_score == doctest::Approx(3));
     CHECK(ada.misnamed.empty());
-    const StudentRecord& bob = student(r, "bob");
+    const StudentRecord& bob = graded_student(r, "bob");
     CHECK(bob.score == 0);
     REQUIRE(bob.misnamed.size() == 2);
     CHECK(bob.misnamed[0].file == "notes/main.cpp");
@@ -91,16 +91,16 @@ TEST_CASE("grade: an assignment counts only its exercises at its points; a misna
     CHECK(report.find("rms_norm_zero_row") == std::string::npos);  // no row of an exercise not assigned
     CHECK(file_text(dir.path / "out/junit.xml").find("rms_norm_zero_row") == std::string::npos);
 
-    GradeSettings accepting = settings_for(dir.path / "near", dir.path / "cache");
+    GradeSettings accepting = assignment_settings(dir.path / "near", dir.path / "cache");
     accepting.accept_near_names = true;
     const GradeReport near = grade_submissions(set, class_, accepting);
-    CHECK(student(near, "bob").score == doctest::Approx(3));
-    CHECK(student(near, "bob").misnamed[1].graded_as == "swiglu_ffn_2d");
-    CHECK(student(near, "bob").exercises[0].source == "swiglu_ffn2d.cpp");
+    CHECK(graded_student(near, "bob").score == doctest::Approx(3));
+    CHECK(graded_student(near, "bob").misnamed[1].graded_as == "swiglu_ffn_2d");
+    CHECK(graded_student(near, "bob").exercises[0].source == "swiglu_ffn2d.cpp");
 }
 
 TEST_CASE("grade: the assignment's exercises and points enter the resume fingerprint") {
-    const GradeSettings s = settings_for("unused", "unused");
+    const GradeSettings s = assignment_settings("unused", "unused");
     const ExerciseSet own = shipped_exercises().only_exercises({{"swiglu_ffn_2d", std::nullopt, "test"}});
     const Digest a = run_fingerprint(week_one(), s, Isolation::limits_only);
     CHECK(a == run_fingerprint(week_one(), s, Isolation::limits_only));

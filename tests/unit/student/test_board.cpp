@@ -6,6 +6,7 @@
 #include "checker/student/pages.hpp"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <regex>
 #include <set>
@@ -18,20 +19,29 @@ namespace {
 
 using testing::shipped_exercises;
 
-// The program output answering every part of `e` on its book inputs; `wrong`: each number negated.
+// A number to 12 decimal places (more than any exercise asks); `wrong`: negated and moved by one.
+std::string fixed(const Real& x, bool wrong) { return fmt::format("{:.12f}", static_cast<double>(wrong ? -x - 1 : x)); }
+
+// The program output answering every part of `e` on its book inputs; `wrong`: every number wrong.
 std::string answers_of(const Exercise& e, bool wrong = false) {
     const Values values = expected_answers(e, e.inputs);
     std::string out;
     for (const AnswerSpec& spec : e.answers) {
-        Value v = values.at(spec.name);
-        if (wrong) {
-            if (auto* x = std::get_if<Real>(&v)) *x = -*x - 1;
-            if (auto* vec = std::get_if<Vector<Real>>(&v))
-                for (Real& x : *vec) x = -x - 1;
-            if (auto* m = std::get_if<Matrix<Real>>(&v))
-                for (Real& x : m->values) x = -x - 1;
-        }
-        out += spec.name + " = " + format_value(v, spec.kind == AnswerKind::integer ? 40 : 17) + "\n";
+        const Value& v = values.at(spec.name);
+        std::string text;
+        if (auto* x = std::get_if<Real>(&v)) text = spec.kind == AnswerKind::integer && !wrong ? format_value(v, 40) : fixed(*x, wrong);
+        else if (auto* vec = std::get_if<Vector<Real>>(&v)) {
+            for (const Real& x : *vec) text += (text.empty() ? "[" : ", ") + fixed(x, wrong);
+            text += "]";
+        } else if (auto* m = std::get_if<Matrix<Real>>(&v)) {
+            for (std::size_t r = 0; r < m->rows; ++r) {
+                std::string row;
+                for (std::size_t c = 0; c < m->cols; ++c) row += (c ? ", " : "[") + fixed(m->values[r * m->cols + c], wrong);
+                text += (r ? ", " : "[") + row + "]";
+            }
+            text += "]";
+        } else text = format_value(v, 17);
+        out += spec.name + " = " + text + "\n";
     }
     return out;
 }
@@ -119,18 +129,19 @@ const std::set<std::string> latin_names = {
     "eps", "base", "token", "tokens", "undefined", "true", "false", "float", "double", "int", "blockcheck", "dim",
     "head", "cos", "rotate", "half", "interleaved", "gate", "up", "down", "attention", "batch", "query", "key", "value",
     "argmax", "fp", "bf", "float32", "float16", "bfloat16", "Gate", "Up", "Down", "RMS", "NaN", "inf", "pt", "LN", "MLP",
-    "Q", "K", "V", "O", "W", "YaRN", "ABC", "json", "cpp", "hpp", "stdin", "stdout"};
+    "Q", "K", "V", "O", "W", "YaRN", "ABC", "json", "cpp", "hpp", "stdin", "stdout", "Softmax", "rows", "cols", "factor",
+    "Position", "Interpolation", "pre", "post", "norm", "long"};
 
 // The English words of a Chinese text: runs of Latin letters that are no name, no identifier
-// (with `_`, a digit or a dot), nothing inside `backquotes`, no command line, at most two letters.
+// (with `_`, a digit, a dot or `::`, or called: `answer(`), nothing inside `backquotes`, no command line, at most two letters.
 std::vector<std::string> english_words(std::string text, const std::set<std::string>& own_names) {
     text = std::regex_replace(text, std::regex("`[^`]*`"), " ");
     text = std::regex_replace(text, std::regex(R"(\./blockcheck[ A-Za-z0-9_\-]*)"), " ");
     std::vector<std::string> words;
-    static const std::regex token(R"([A-Za-z0-9_.\-/'+*^]+)");
+    static const std::regex token(R"([A-Za-z0-9_.\-/'+*^:]+\(?)");
     for (auto it = std::sregex_iterator(text.begin(), text.end(), token); it != std::sregex_iterator(); ++it) {
         const std::string t = it->str();
-        if (t.find_first_of("_0123456789./") != std::string::npos) continue;
+        if (t.find_first_of("_0123456789./:(") != std::string::npos) continue;
         static const std::regex word("[A-Za-z]+");
         for (auto w = std::sregex_iterator(t.begin(), t.end(), word); w != std::sregex_iterator(); ++w) {
             const std::string s = w->str();
