@@ -58,10 +58,12 @@ private:
     fs::path work_;
 };
 
-// The misnamed files and the notes of how the sources were found, one line each.
-void print_remarks(const Sources& sources, const std::vector<std::string>& notes, Lang lang) {
-    for (const MisnamedFile& m : sources.misnamed) fmt::print("  ? {}\n", misnamed_text(m, lang));
-    if (sources.misnamed_more)
+// The misnamed files (`near_only`: those near an exercise looked at) and the notes of how the
+// sources were found, one line each.
+void print_remarks(const Sources& sources, const std::vector<std::string>& notes, bool near_only, Lang lang) {
+    for (const MisnamedFile& m : sources.misnamed)
+        if (!near_only || !m.nearest.empty()) fmt::print("  ? {}\n", misnamed_text(m, lang));
+    if (sources.misnamed_more && !near_only)
         fmt::print("  ? {}\n", tr_format(lang, "and {} more files named after no exercise", "另有 {} 个文件不是任何练习的文件名",
                                          sources.misnamed_more));
     for (const std::string& note : notes) fmt::print("  ? {}\n", printable_text(note));
@@ -78,7 +80,7 @@ int run_student(const Context& context, const std::string& id, std::optional<std
     const std::string& student = opened.submission.student;
     const std::uint64_t seed = variant ? *variant : variant_seed(student, e.id);  // as grade draws it
     fmt::print("# {} {} · {} · {} {}\n", tr(lang, "student", "学生"), printable_id(student), e.id, tr(lang, "variant", "变体"), seed);
-    print_remarks(sources, opened.notes, lang);
+    print_remarks(sources, opened.notes, true, lang);
     if (sources.file.front().empty()) {
         fmt::print(stderr, "{}\n", tr_format(lang, "blockcheck: no file named {} in the submission", "blockcheck：提交中没有名为 {} 的文件",
                                              e.file_name()));
@@ -134,7 +136,7 @@ int check_student(const Context& context, const std::vector<std::string>& ids, b
     ProgramGrader grader(settings, opened.cache);
     fmt::print("# {} {} · {}\n", tr(lang, "student", "学生"), printable_id(opened.submission.student),
                describe_isolation(grader.isolation()));
-    print_remarks(sources, opened.notes, lang);
+    print_remarks(sources, opened.notes, !ids.empty(), lang);
     bool all_full = true;
     for (std::size_t i = 0; i < set.all().size(); ++i) {
         const ExerciseRecord r = grader.grade(set.all()[i], opened.submission.student, sources.file[i], sources.relative[i]);
