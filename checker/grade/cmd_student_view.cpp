@@ -64,8 +64,7 @@ void print_remarks(const Sources& sources, const std::vector<std::string>& notes
     for (const MisnamedFile& m : sources.misnamed)
         if (!near_only || !m.nearest.empty()) fmt::print("  ? {}\n", misnamed_text(m, lang));
     if (sources.misnamed_more && !near_only)
-        fmt::print("  ? {}\n", tr_format(lang, "and {} more files named after no exercise", "另有 {} 个文件不是任何练习的文件名",
-                                         sources.misnamed_more));
+        fmt::print("  ? {}\n", misnamed_more_text(sources.misnamed_more, lang));
     for (const std::string& note : notes) fmt::print("  ? {}\n", printable_text(note));
     for (const std::string& note : sources.notes) fmt::print("  ? {}\n", printable_text(note));
 }

@@ -130,6 +130,10 @@ std::string misnamed_text(const MisnamedFile& m, Lang lang) {
                      "{file}：是不是 {near}？（未评分：按文件名查找程序）", fmt::arg("file", file), fmt::arg("near", m.nearest));
 }
 
+std::string misnamed_more_text(std::size_t more, Lang lang) {
+    return tr_format(lang, "and {} more files named after no exercise", "另有 {} 个文件不是任何练习的文件名", more);
+}
+
 Json student_json(const StudentRecord& s) {
     Json exercises = Json::array();
     for (const ExerciseRecord& e : s.exercises) exercises.push_back(exercise_json(e));

@@ -53,6 +53,8 @@ struct MisnamedFile {
 
 // "kv_cache_size.cpp: did you mean kv_cache_sizes.cpp?" in the reader's language.
 std::string misnamed_text(const MisnamedFile& m, Lang lang);
+// "and 3 more files named after no exercise": the misnamed files beyond those listed.
+std::string misnamed_more_text(std::size_t more, Lang lang);
 
 struct StudentRecord {
     std::string student;     // the id: folder or archive name without extension

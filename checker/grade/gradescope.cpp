@@ -50,7 +50,7 @@ Json gradescope_json(const StudentRecord& s, Lang lang) {
     for (const std::string& note : s.notes) output += "\n" + note;
     for (const MisnamedFile& m : s.misnamed) output += "\n" + misnamed_text(m, lang);
     if (s.misnamed_more)
-        output += "\n" + tr_format(lang, "and {} more files named after no exercise", "另有 {} 个文件不是任何练习的文件名", s.misnamed_more);
+        output += "\n" + misnamed_more_text(s.misnamed_more, lang);
     if (s.unsandboxed) output += "\n" + no_sandbox_student_note().in(lang);
     return {{"score", s.score}, {"output", output}, {"tests", tests}};
 }

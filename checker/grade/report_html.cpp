@@ -87,7 +87,7 @@ std::string student_html(const std::vector<const Exercise*>& exercises, const St
     std::vector<std::string> remarks;
     for (const MisnamedFile& m : s.misnamed) remarks.push_back(misnamed_text(m, lang));
     if (s.misnamed_more)
-        remarks.push_back(tr_format(lang, "and {} more files named after no exercise", "另有 {} 个文件不是任何练习的文件名", s.misnamed_more));
+        remarks.push_back(misnamed_more_text(s.misnamed_more, lang));
     remarks.insert(remarks.end(), s.notes.begin(), s.notes.end());
     for (const std::string& r : remarks) html += fmt::format("<p class=\"msg\">{}</p>\n", esc(printable_text(r)));
     return html + "</details>\n";
