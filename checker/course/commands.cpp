@@ -18,6 +18,7 @@ void add_course_commands(CLI::App& app, Context& context) {
     add_validate_command(app, context);
     add_gradescope_package_command(app, context);
     add_classroom_command(app, context);
+    add_student_view_options(app, context);
 }
 
 }  // namespace blockcheck

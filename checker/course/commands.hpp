@@ -21,6 +21,9 @@ void add_new_command(CLI::App& app, Context& context);
 void add_validate_command(CLI::App& app, Context& context);
 void add_gradescope_package_command(CLI::App& app, Context& context);
 void add_classroom_command(CLI::App& app, Context& context);
+// --student and --no-sandbox on the student side's `run` and `check` (registered before): a
+// TA's look at one submission, run as grade runs it.
+void add_student_view_options(CLI::App& app, Context& context);
 
 // All of the above.
 void add_course_commands(CLI::App& app, Context& context);

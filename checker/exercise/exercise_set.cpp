@@ -96,7 +96,12 @@ Exercise read_fields(const Json& json, const std::filesystem::path& file, const 
     e.kind = string_field(json, "kind", where);
     if (e.kind != "exercise" && e.kind != "worked-example")
         throw InputFileError(field_path(where, "kind") + ": expected \"exercise\" or \"worked-example\"");
-    e.section = optional_string_field(json, "section", where);
+    // a section the same in both languages ("25.6-2", "RoPE"), or {"en", "zh"} ("KV cache")
+    if (json.contains("section") && json["section"].is_object()) e.section = text_field(json, "section", where);
+    else {
+        const std::string section = optional_string_field(json, "section", where);
+        e.section = {section, section};
+    }
     if (json.contains("order")) e.order = static_cast<int>(whole_number(json["order"], field_path(where, "order"), -1000000, 1000000));
     e.title = text_field(json, "title", where);
     e.prompt = text_field(json, "prompt", where);
@@ -182,6 +187,7 @@ ExerciseSet ExerciseSet::load(const std::filesystem::path& root, std::shared_ptr
     for (std::size_t i = 1; i < set.exercises_.size(); ++i)
         if (set.exercises_[i].id == set.exercises_[i - 1].id)
             throw InputFileError(set.exercises_[i].file.string() + ": id \"" + set.exercises_[i].id + "\" used twice");
+    for (const Exercise& e : set.exercises_) set.every_file_name_.push_back(e.file_name());
     return set;
 }
 
@@ -208,6 +214,31 @@ ExerciseSet ExerciseSet::only_chapters(const std::vector<std::string>& chapters)
     std::erase_if(subset.exercises_, [&](const Exercise& e) {
         return std::find(chapters.begin(), chapters.end(), e.chapter) == chapters.end();
     });
+    return subset;
+}
+
+ExerciseSet ExerciseSet::only_exercises(const std::vector<Pick>& picks) const {
+    std::vector<std::string> ids;
+    for (const Exercise& e : exercises_) ids.push_back(e.id);
+    std::map<std::string, const Pick*> by_id;
+    for (const Pick& pick : picks) {
+        if (!find(pick.id)) {
+            std::string message = pick.where + ": no exercise \"" + pick.id + "\"";
+            if (auto near = closest_name(pick.id, ids)) message += "; did you mean \"" + *near + "\"?";
+            throw InputFileError(message);
+        }
+        if (!by_id.emplace(pick.id, &pick).second) throw InputFileError(pick.where + ": \"" + pick.id + "\" is picked twice");
+        if (pick.points && !(*pick.points > 0)) throw InputFileError(pick.where + ": points must be above 0");
+    }
+    ExerciseSet subset = *this;
+    std::erase_if(subset.exercises_, [&](const Exercise& e) { return !by_id.count(e.id); });
+    for (Exercise& e : subset.exercises_) {
+        const Pick& pick = *by_id.at(e.id);
+        if (!pick.points) continue;
+        // part points' = part points * assigned / the exercise's own total
+        const double scale = *pick.points / e.max_score();
+        for (AnswerSpec& a : e.answers) a.points *= scale;
+    }
     return subset;
 }
 

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,7 +20,8 @@ namespace blockcheck {
 std::string input_text(const InputList& inputs);
 
 struct Exercise {
-    std::string id, chapter, kind, section;  // kind: "exercise" or "worked-example"
+    std::string id, chapter, kind;           // kind: "exercise" or "worked-example"
+    Text section;                            // where the book has it; both languages "" when unsaid
     int order = 0;                           // place on the board within its chapter
     Text title, prompt;
     std::string source;                      // the student's program, relative to the repository
@@ -54,6 +56,20 @@ public:
     // unknown chapter is an InputFileError listing the chapters.
     ExerciseSet only_chapters(const std::vector<std::string>& chapters) const;
 
+    // The same set with only the picked exercises (in board order), each worth its `points` when
+    // set, its parts scaled in proportion. An id of no exercise is an InputFileError naming the
+    // pick's `where` and the closest id; an id picked twice or points not above 0 are too.
+    struct Pick {
+        std::string id;
+        std::optional<double> points;
+        std::string where;  // "assignment.json: exercises[2].id", "--exercises"
+    };
+    ExerciseSet only_exercises(const std::vector<Pick>& picks) const;
+
+    // The program file names of every exercise loaded, picked or not (a submission's file of one
+    // of these names is no misnamed file).
+    const std::vector<std::string>& every_file_name() const { return every_file_name_; }
+
     // The chapter's title, from data/exercises/<chapter>/chapter.json.
     const Text& chapter_title(const std::string& chapter) const;
 
@@ -66,6 +82,7 @@ private:
 
     std::vector<Exercise> exercises_;  // by chapter order, then exercise order
     std::map<std::string, Chapter> chapters_;
+    std::vector<std::string> every_file_name_;
     std::shared_ptr<const ExpectedAnswers> answers_;
 };
 

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <regex>
+
 #include <algorithm>
 #include <csignal>
 #include <cstring>
@@ -234,6 +236,17 @@ static std::string with_input_suggestion(std::string message, const InputList& i
     return message;
 }
 
+// The header's English message about an input, in both languages: the sentence it prints for an
+// input of another name is translated; any other stays as it is.
+static Text input_error_text(const std::string& message) {
+    static const std::regex no_input(R"(this exercise has no input '([^']*)'; its inputs are: ([^;]*)(; did you mean `([^`]*)`\?)?)");
+    std::smatch m;
+    if (!std::regex_match(message, m, no_input)) return {message, message};
+    std::string zh = fmt::format("本题没有名为 '{}' 的输入；本题的输入：{}", m[1].str(), m[2].str());
+    if (m[4].matched) zh += fmt::format("；是不是想写 `{}`？", m[4].str());
+    return {message, zh};
+}
+
 ExerciseResult grade_run(const Exercise& exercise, const InputList& inputs, const RunResult& run, const Limits& limits,
                          const AnswerCompareOptions& options) {
     if (run.status == RunStatus::exited && run.exit_code == 0) return grade_output(exercise, inputs, run.out, options);
@@ -246,10 +259,11 @@ ExerciseResult grade_run(const Exercise& exercise, const InputList& inputs, cons
     if (!received && input_error.empty()) return failed_exercise(exercise, end, describe_end(run, limits));
     // The parts printed before the end are graded; the rest are lost to it (or, when the program
     // read an input this exercise does not have, simply missing, with the header's message).
+    const Text input_note = input_error_text(input_error);
     const Text lost = input_error.empty()
                           ? Text{std::string(verdict_name(end)), std::string(verdict_name(end))}
-                          : Text{"not printed: the program stopped early: " + input_error,
-                                 "未输出：程序提前停止：" + input_error};
+                          : Text{"not printed: the program stopped early: " + input_note.en,
+                                 "未输出：程序提前停止：" + input_note.zh};
     for (PartResult& p : r.parts)
         if (p.verdict == Verdict::missing) {
             p.verdict = input_error.empty() ? end : Verdict::missing;
@@ -257,9 +271,10 @@ ExerciseResult grade_run(const Exercise& exercise, const InputList& inputs, cons
             p.score = 0;
         }
     r.id = exercise.id;
-    r.note = input_error.empty() ? describe_end(run, limits) : Text{input_error, input_error};
+    r.note = input_error.empty() ? describe_end(run, limits) : input_note;
     settle_status(r);
-    if (r.status == "done" && input_error.empty()) r.status = "failing";
+    // an early end is never done; a program that read an input of another name was started
+    if (r.status == "done" || !input_error.empty()) r.status = "failing";
     return r;
 }
 

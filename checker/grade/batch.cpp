@@ -165,28 +165,22 @@ std::size_t Batch::prepare(std::size_t student) {
 // Unpacks an archive (a bad one fills the record), finds the sources, keys them, and takes an
 // unchanged earlier result.
 void Batch::read_submission(Job& job, std::size_t student) {
-    fs::path folder = job.submission->path;
-    if (job.submission->archive) {
-        job.unpacked = work_dir_ / std::to_string(student);
-        fs::create_directories(job.unpacked.parent_path());
-        try {
-            const Unpacked unpacked = extract_archive(job.submission->path, job.unpacked);
-            if (!unpacked.skipped.empty())
-                job.record.notes.push_back(
-                    fmt::format("{} entries of the archive were not unpacked (links, devices)", unpacked.skipped.size()));
-        } catch (const ArchiveError& bad) {
-            job.record.error = bad.what();
-            for (const Exercise& e : set_.all())
-                job.record.exercises.push_back(whole_exercise(
-                    e, Verdict::missing,
-                    {"the submission could not be read: " + job.record.error, "无法读取提交：" + job.record.error},
-                    settings_.lang));
-            return;
-        }
-        folder = job.unpacked;
+    fs::path folder;
+    if (job.submission->archive) job.unpacked = work_dir_ / std::to_string(student);
+    try {
+        folder = submission_folder(*job.submission, job.unpacked, job.record.notes);
+    } catch (const ArchiveError& bad) {
+        job.record.error = bad.what();
+        for (const Exercise& e : set_.all())
+            job.record.exercises.push_back(whole_exercise(
+                e, Verdict::missing, {"the submission could not be read: " + job.record.error, "无法读取提交：" + job.record.error},
+                settings_.lang));
+        return;
     }
-    job.sources = find_sources(folder, set_);
+    job.sources = find_sources(folder, set_, settings_.accept_near_names);
     job.record.notes.insert(job.record.notes.end(), job.sources.notes.begin(), job.sources.notes.end());
+    job.record.misnamed = job.sources.misnamed;
+    job.record.misnamed_more = job.sources.misnamed_more;
     job.programs.resize(job.sources.file.size());
     for (std::size_t i = 0; i < job.sources.file.size(); ++i)
         if (!job.sources.file[i].empty()) job.programs[i] = read_program(folder, job.sources.relative[i], Links::refuse);
@@ -214,9 +208,21 @@ void Batch::write_result(Job& job) {
     }
 }
 
+// An exercise without its file, beside a misnamed file nearest to it: its note names that file.
+void name_misnamed_in_missing(StudentRecord& record, const ExerciseSet& set, Lang lang) {
+    for (std::size_t i = 0; i < record.exercises.size() && i < set.all().size(); ++i) {
+        ExerciseRecord& e = record.exercises[i];
+        if (!e.source.empty()) continue;
+        for (const MisnamedFile& m : record.misnamed)
+            if (m.nearest == set.all()[i].file_name() && m.graded_as.empty())
+                e.note += (e.note.empty() ? "" : "\n") + misnamed_text(m, lang);
+    }
+}
+
 void Batch::finish(std::size_t student) {
     Job& job = jobs_[student];
     if (!job.reused) {
+        name_misnamed_in_missing(job.record, set_, settings_.lang);
         mark_repeated_faults(job.record, job.earlier_faults);
         settle(job.record);
         job.record.seconds = seconds_since(job.start);

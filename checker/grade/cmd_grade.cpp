@@ -7,6 +7,7 @@
 #include "checker/common/cli.hpp"
 #include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
+#include "checker/course/assignment.hpp"
 #include "checker/grade/gradescope.hpp"
 #include "checker/grade/lms.hpp"
 
@@ -27,11 +28,14 @@ namespace {
 namespace fs = std::filesystem;
 
 struct GradeOptions {
-    std::vector<std::string> dirs, chapters;
+    std::vector<std::string> dirs;
+    ExerciseChoice choice;  // --chapter, --assignment, --exercises
     std::string out = "grades", cache, shard;
     std::string lms, roster, assignment = "blockcheck";  // --lms, --roster, --lms-assignment
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     bool variants = false, merge = false, gradescope = false, reveal = false, regrade = false;
+    bool accept_near_names = false;  // grade a misnamed file as its nearest exercise
+    bool book_inputs_only = false;   // a class graded on the book's inputs, not per-student ones
     bool no_sandbox = false;  // grade even where no sandbox works (sandbox_policy.hpp)
     double cpu = 2, wall = 5, memory_mib = 512, compile_wall = 30;
 };
@@ -107,6 +111,7 @@ GradeSettings settings_from(const Context& context, const GradeOptions& o) {
     s.variants = o.variants;
     s.reveal = o.reveal;
     s.regrade = o.regrade;
+    s.accept_near_names = o.accept_near_names;
     s.lang = context.lang;
     s.run_limits.cpu_seconds = o.cpu;
     s.run_limits.wall_seconds = o.wall;
@@ -139,22 +144,6 @@ void print_report(const GradeReport& r, const fs::path& out, Lang lang) {
     else if (r.grader_faults)
         fmt::print(stderr, "{}\n", tr(lang, "blockcheck: the grader failed on some programs (see summary.txt); run again to grade them",
                                        "blockcheck：评分程序在部分程序上出错（见 summary.txt）；再运行一次即可重新评分"));
-}
-
-// The exit status of a grading run that refused to start for want of a sandbox.
-constexpr int no_sandbox_status = 4;
-
-// Whether students' code may run here: in a real sandbox, or without one when --no-sandbox says
-// so (then with the warning on stderr). A refusal prints what was probed and what is needed.
-bool sandbox_allows(const GradeOptions& o, std::string_view command, Lang lang) {
-    const SandboxProbe probe = probe_sandbox();
-    if (probe.sandboxed()) return true;
-    if (!o.no_sandbox) {
-        fmt::print(stderr, "{}\n", sandbox_refusal(probe, command, lang));
-        return false;
-    }
-    fmt::print(stderr, "blockcheck: {}\n", no_sandbox_meaning().in(lang));
-    return true;
 }
 
 // --lms and --roster, read and checked before any grading starts.
@@ -219,12 +208,13 @@ void print_found(const ClassFound& found, const GradeSettings& settings, Lang la
     std::fflush(stdout);
 }
 
-int grade(const Context& context, const GradeOptions& o) {
-    const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
+int grade(const Context& context, GradeOptions o) {
+    o.variants = !o.book_inputs_only;  // a class gets inputs of its own per student unless told otherwise
+    const ExerciseSet set = chosen_exercises(ExerciseSet::load(context.root), o.choice);
     if (o.dirs.empty()) throw InputFileError("grade: give the folders of submissions (blockcheck grade DIR... --out DIR)");
     const std::optional<LmsRequest> lms = lms_request(o);
     GradeSettings settings = settings_from(context, o);
-    if (!sandbox_allows(o, "grade", context.lang)) return no_sandbox_status;
+    if (!sandbox_allowed(o.no_sandbox, "grade", context.lang)) return no_sandbox_status;
     const Lang lang = context.lang;
     ProgressPrinter printer(::isatty(STDOUT_FILENO) != 0, lang);
     ClassHooks hooks;
@@ -242,7 +232,7 @@ int grade(const Context& context, const GradeOptions& o) {
 }
 
 int merge(const Context& context, const GradeOptions& o) {
-    const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
+    const ExerciseSet set = chosen_exercises(ExerciseSet::load(context.root), o.choice);
     if (o.dirs.empty()) throw InputFileError("grade --merge: give the output folders of the shards");
     const std::optional<LmsRequest> lms = lms_request(o);
     std::vector<std::string> warnings;
@@ -275,12 +265,12 @@ nlohmann::ordered_json gradescope_refusal(Lang lang) {
 }
 
 int gradescope(const Context& context, const GradeOptions& o) {
-    const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
+    const ExerciseSet set = chosen_exercises(ExerciseSet::load(context.root), o.choice);
     const fs::path submission = env_or("BLOCKCHECK_GRADESCOPE_SUBMISSION", "/autograder/submission");
     const fs::path results = env_or("BLOCKCHECK_GRADESCOPE_RESULTS", "/autograder/results/results.json");
     const fs::path metadata = env_or("BLOCKCHECK_GRADESCOPE_METADATA", "/autograder/submission_metadata.json");
     if (!fs::is_directory(submission)) throw InputFileError(submission.string() + ": no submission folder here");
-    if (!sandbox_allows(o, "grade --gradescope", context.lang)) {
+    if (!sandbox_allowed(o.no_sandbox, "grade --gradescope", context.lang)) {
         fs::create_directories(results.parent_path());
         write_file_atomically(results, dump_json(gradescope_refusal(context.lang)));
         return no_sandbox_status;
@@ -322,9 +312,11 @@ void add_grade_command(CLI::App& app, Context& context) {
     cmd->add_option("--out", o->out, "where the gradebook, results/, junit.xml, gradescope/, summary.txt and report.html go")
         ->capture_default_str();
     cmd->add_option("--jobs,-j", o->jobs, "programs compiled and run at once (default: the number of cores)");
-    cmd->add_option("--chapter", o->chapters,
-                    "grade only this chapter's exercises (repeatable; default: all; give the shards and --merge the same)");
-    cmd->add_flag("--variants", o->variants, "give each student inputs of their own, seeded by student id and exercise");
+    add_exercise_choice(cmd, o->choice);  // give the shards and --merge the same
+    cmd->add_flag("--variants", o->variants,
+                  "give each student inputs of their own, seeded by student id and exercise: a class gets them by default; "
+                  "with --gradescope only when given");
+    cmd->add_flag("--book-inputs-only", o->book_inputs_only, "grade a class on the book's inputs only (the old behaviour)");
     cmd->add_option("--shard", o->shard, "grade only share K of N of the students (by a stable hash of the id), e.g. 2/5");
     cmd->add_flag("--merge", o->merge, "combine the output folders of --shard runs into --out");
     cmd->add_flag("--gradescope", o->gradescope,
@@ -334,6 +326,9 @@ void add_grade_command(CLI::App& app, Context& context) {
                     "CSV mapping submission ids to the LMS's user identifiers (columns: docs/platforms.md); default: the ids themselves");
     cmd->add_option("--lms-assignment", o->assignment, "the assignment's column name in the LMS file")->capture_default_str();
     cmd->add_flag("--reveal", o->reveal, "show the expected value of wrong answers in the results");
+    cmd->add_flag("--accept-near-names", o->accept_near_names,
+                  "grade a *.cpp file named after no exercise as the exercise its name is nearest (kv_cache_size.cpp as "
+                  "kv_cache_sizes.cpp) when that exercise has no file of its own; by default such files are listed, not graded");
     cmd->add_flag("--regrade", o->regrade, "grade every student again, even when nothing changed");
     cmd->add_option("--cache", o->cache, "folder of compiled programs, shared between runs (default: OUT/.cache)");
     cmd->add_option("--cpu", o->cpu, "CPU seconds a program may use")->capture_default_str();

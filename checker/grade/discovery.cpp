@@ -1,6 +1,7 @@
 #include "checker/grade/discovery.hpp"
 
 #include "checker/grade/archive.hpp"
+#include "checker/exercise/grading.hpp"
 #include "checker/grade/student_id.hpp"
 
 #include <fmt/format.h>
@@ -42,6 +43,24 @@ std::optional<Text> not_a_submission(const std::string& name, fs::file_status st
 
 }  // namespace
 
+Submission submission_at(const fs::path& path) {
+    std::error_code ec;
+    const auto status = fs::symlink_status(path, ec);
+    const std::string name = path.filename().string();
+    if (fs::is_directory(status)) return {name, path, false};
+    if (fs::is_regular_file(status) && is_archive_name(name)) return {archive_stem(name), path, true};
+    throw InputFileError(printable_id(path.string()) + ": not a submission: give a folder or a .zip, .tar.gz, .tgz or .tar archive");
+}
+
+fs::path submission_folder(const Submission& submission, const fs::path& unpack_to, std::vector<std::string>& notes) {
+    if (!submission.archive) return submission.path;
+    fs::create_directories(unpack_to.parent_path());
+    const Unpacked unpacked = extract_archive(submission.path, unpack_to);
+    if (!unpacked.skipped.empty())
+        notes.push_back(fmt::format("{} entries of the archive were not unpacked (links, devices)", unpacked.skipped.size()));
+    return unpack_to;
+}
+
 std::vector<Submission> find_submissions(const std::vector<fs::path>& dirs, std::vector<IgnoredEntry>* ignored) {
     std::vector<Submission> found;
     for (const fs::path& dir : dirs) {
@@ -53,8 +72,7 @@ std::vector<Submission> find_submissions(const std::vector<fs::path>& dirs, std:
             if (auto reason = not_a_submission(name, status)) {
                 if (ignored) ignored->push_back({entry.path().string(), *reason});
             } else {
-                const bool archive = !fs::is_directory(status);
-                found.push_back({archive ? archive_stem(name) : name, entry.path(), archive});
+                found.push_back(submission_at(entry.path()));
             }
         }
     }
@@ -68,7 +86,33 @@ std::vector<Submission> find_submissions(const std::vector<fs::path>& dirs, std:
     return found;
 }
 
-Sources find_sources(const fs::path& folder, const ExerciseSet& set) {
+namespace {
+
+// The misnamed files among `strays` (sorted), each with its nearest exercise; with `accept`, one
+// near an exercise without a file of its own becomes that exercise's candidate.
+void name_strays(std::vector<fs::path> strays, const ExerciseSet& set, bool accept,
+                 std::vector<std::vector<fs::path>>& candidates, Sources& found) {
+    std::sort(strays.begin(), strays.end());
+    std::vector<std::string> names;
+    for (const Exercise& e : set.all()) names.push_back(e.file_name());
+    for (const fs::path& relative : strays) {
+        MisnamedFile m{relative.generic_string(), closest_name(relative.filename().string(), names).value_or(""), ""};
+        const auto near = std::find(names.begin(), names.end(), m.nearest);
+        const std::size_t i = static_cast<std::size_t>(near - names.begin());
+        if (accept && near != names.end() && candidates[i].empty()) {
+            candidates[i].push_back(relative);
+            m.graded_as = set.all()[i].id;
+        }
+        if (found.misnamed.size() < max_misnamed_listed) found.misnamed.push_back(std::move(m));
+        else ++found.misnamed_more;
+    }
+}
+
+}  // namespace
+
+Sources find_sources(const fs::path& folder, const ExerciseSet& set, bool accept_near_names) {
+    const std::vector<std::string>& book_names = set.every_file_name();
+    std::vector<fs::path> strays;  // *.cpp files named after no exercise of the book
     std::map<std::string, std::vector<std::size_t>> by_name;
     for (std::size_t i = 0; i < set.all().size(); ++i) by_name[set.all()[i].file_name()].push_back(i);
     std::vector<std::vector<fs::path>> candidates(set.all().size());
@@ -91,8 +135,13 @@ Sources find_sources(const fs::path& folder, const ExerciseSet& set) {
             continue;
         }
         auto match = by_name.find(name);
-        if (match == by_name.end()) continue;
         const fs::path relative = entry.path().lexically_relative(folder);
+        if (match == by_name.end()) {
+            const bool stray = name.ends_with(".cpp") && fs::is_regular_file(status) &&
+                               std::find(book_names.begin(), book_names.end(), name) == book_names.end();
+            if (stray) strays.push_back(relative);
+            continue;
+        }
         if (fs::is_symlink(status)) {
             found.notes.push_back(relative.generic_string() + " is a link; links are not graded; hand in the file");
             continue;
@@ -103,6 +152,7 @@ Sources find_sources(const fs::path& folder, const ExerciseSet& set) {
         }
         for (std::size_t i : match->second) candidates[i].push_back(relative);
     }
+    name_strays(std::move(strays), set, accept_near_names, candidates, found);
     found.file.resize(set.all().size());
     found.relative.resize(set.all().size());
     for (std::size_t i = 0; i < candidates.size(); ++i) {

@@ -119,6 +119,21 @@ bool StudentRecord::has_grader_fault() const {
     return std::any_of(exercises.begin(), exercises.end(), [](const ExerciseRecord& e) { return e.has_grader_fault(); });
 }
 
+std::string misnamed_text(const MisnamedFile& m, Lang lang) {
+    const std::string file = printable_id(m.file);
+    if (!m.graded_as.empty())
+        return tr_format(lang, "{file}: graded as {id} (near names accepted)", "{file}：按 {id} 评分（接受相近的文件名）",
+                         fmt::arg("file", file), fmt::arg("id", m.graded_as));
+    if (m.nearest.empty())
+        return tr_format(lang, "{file}: named after no exercise, not graded", "{file}：不是任何练习的文件名，未评分", fmt::arg("file", file));
+    return tr_format(lang, "{file}: did you mean {near}? (not graded: files are found by name)",
+                     "{file}：是不是 {near}？（未评分：按文件名查找程序）", fmt::arg("file", file), fmt::arg("near", m.nearest));
+}
+
+std::string misnamed_more_text(std::size_t more, Lang lang) {
+    return tr_format(lang, "and {} more files named after no exercise", "另有 {} 个文件不是任何练习的文件名", more);
+}
+
 Json student_json(const StudentRecord& s) {
     Json exercises = Json::array();
     for (const ExerciseRecord& e : s.exercises) exercises.push_back(exercise_json(e));
@@ -133,6 +148,13 @@ Json student_json(const StudentRecord& s) {
     j["seconds"] = s.seconds;
     j["key"] = s.key;
     if (!s.notes.empty()) j["notes"] = s.notes;
+    if (!s.misnamed.empty()) {
+        Json list = Json::array();
+        for (const MisnamedFile& m : s.misnamed)
+            list.push_back({{"file", m.file}, {"did_you_mean", m.nearest}, {"graded_as", m.graded_as}, {"message", misnamed_text(m, Lang::en)}});
+        j["misnamed_files"] = list;
+        if (s.misnamed_more) j["misnamed_more"] = s.misnamed_more;
+    }
     if (s.unsandboxed) j["no_sandbox"] = no_sandbox_meaning().en;
     j["exercises"] = exercises;
     return j;
@@ -150,6 +172,11 @@ StudentRecord student_from_json(const nlohmann::json& j) {
         s.seconds = field<double>(j, "seconds", 0);
         s.key = field<std::string>(j, "key", "");
         s.notes = field<std::vector<std::string>>(j, "notes", {});
+        if (j.contains("misnamed_files"))
+            for (const auto& m : j.at("misnamed_files"))
+                s.misnamed.push_back({m.at("file").get<std::string>(), m.at("did_you_mean").get<std::string>(),
+                                      m.at("graded_as").get<std::string>()});
+        s.misnamed_more = field<std::size_t>(j, "misnamed_more", 0);
         s.unsandboxed = j.contains("no_sandbox");
         for (const auto& e : j.at("exercises")) s.exercises.push_back(exercise_from_json(e));
         return s;

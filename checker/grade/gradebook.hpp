@@ -43,6 +43,19 @@ struct ExerciseRecord {
     bool has_grader_fault() const;
 };
 
+// A *.cpp file of a submission named after no exercise: never graded under another name unless
+// the instructor allowed near names (then `graded_as` is the exercise it was graded as).
+struct MisnamedFile {
+    std::string file;       // relative to the submission
+    std::string nearest;    // the closest exercise file name; "" when none is close
+    std::string graded_as;  // the exercise id it was graded as (--accept-near-names); "" when not graded
+};
+
+// "kv_cache_size.cpp: did you mean kv_cache_sizes.cpp?" in the reader's language.
+std::string misnamed_text(const MisnamedFile& m, Lang lang);
+// "and 3 more files named after no exercise": the misnamed files beyond those listed.
+std::string misnamed_more_text(std::size_t more, Lang lang);
+
 struct StudentRecord {
     std::string student;     // the id: folder or archive name without extension
     std::string submission;  // that folder's or archive's name
@@ -52,6 +65,8 @@ struct StudentRecord {
     double score = 0, max_score = 0;
     double seconds = 0;      // wall time spent on this student
     std::vector<std::string> notes;  // remarks on how the sources were found
+    std::vector<MisnamedFile> misnamed;  // at most max_misnamed_listed, by path
+    std::size_t misnamed_more = 0;       // misnamed files beyond those listed
     bool unsandboxed = false;        // graded with --no-sandbox (sandbox_policy.hpp): every output says so
     std::vector<ExerciseRecord> exercises;
 

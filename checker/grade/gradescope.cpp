@@ -48,6 +48,9 @@ Json gradescope_json(const StudentRecord& s, Lang lang) {
         output += tr(lang, "\nThe grader failed on some parts; they are credited to you until graded again.",
                      "\n评分程序在部分小题上出错；重新评分之前，这些小题按得分计。");
     for (const std::string& note : s.notes) output += "\n" + note;
+    for (const MisnamedFile& m : s.misnamed) output += "\n" + misnamed_text(m, lang);
+    if (s.misnamed_more)
+        output += "\n" + misnamed_more_text(s.misnamed_more, lang);
     if (s.unsandboxed) output += "\n" + no_sandbox_student_note().in(lang);
     return {{"score", s.score}, {"output", output}, {"tests", tests}};
 }

@@ -49,7 +49,57 @@ std::string histogram_svg(const std::vector<StudentRecord>& students, double max
     return svg;
 }
 
+const ExerciseRecord* exercise_of(const StudentRecord& s, const std::string& id) {
+    for (const ExerciseRecord& e : s.exercises)
+        if (e.id == id) return &e;
+    return nullptr;
+}
+
+// An exercise's verdict for the TA: its status, and the first part not correct with its message
+// (or the note: compiler messages, how the program ended, a misnamed file).
+std::pair<std::string, std::string> exercise_verdict(const ExerciseRecord& e) {
+    for (const PartRecord& p : e.parts)
+        if (p.verdict != "correct") {
+            std::string message = p.name + ": " + p.message;
+            if (!p.diagnosis_message.empty()) message += " (" + p.diagnosis_message + ")";
+            if (!e.note.empty()) message += "\n" + e.note;
+            return {p.verdict, message.substr(0, 2000)};
+        }
+    return {e.status, ""};
+}
+
+// One student: a <details> with the name and points, a row per exercise of the assignment (its
+// verdict and message), then the misnamed files and notes.
+std::string student_html(const std::vector<const Exercise*>& exercises, const StudentRecord& s, Lang lang) {
+    std::string html = fmt::format("<details class=\"student\" id=\"student-{}\"><summary><b>{}</b> {}/{}{}</summary>\n",
+                                   esc(student_file_stem(s.student)), esc(printable_id(s.student)), score_text(s.score),
+                                   score_text(s.max_score), s.error.empty() ? "" : " · " + esc(printable_id(s.error)));
+    html += tr(lang, "<table><thead><tr><th>exercise</th><th>verdict</th><th class=\"num\">points</th><th>message</th></tr></thead><tbody>\n",
+               "<table><thead><tr><th>练习</th><th>判定</th><th class=\"num\">得分</th><th>消息</th></tr></thead><tbody>\n");
+    for (const Exercise* e : exercises) {
+        const ExerciseRecord* r = exercise_of(s, e->id);
+        const auto [verdict, message] = r ? exercise_verdict(*r) : std::pair<std::string, std::string>{"missing", ""};
+        html += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td class=\"num\">{}/{}</td><td class=\"msg\">{}</td></tr>\n",
+                            esc(e->id), esc(verdict), score_text(r ? r->score : 0), score_text(e->max_score()),
+                            esc(printable_text(message)));
+    }
+    html += "</tbody></table>\n";
+    std::vector<std::string> remarks;
+    for (const MisnamedFile& m : s.misnamed) remarks.push_back(misnamed_text(m, lang));
+    if (s.misnamed_more)
+        remarks.push_back(misnamed_more_text(s.misnamed_more, lang));
+    remarks.insert(remarks.end(), s.notes.begin(), s.notes.end());
+    for (const std::string& r : remarks) html += fmt::format("<p class=\"msg\">{}</p>\n", esc(printable_text(r)));
+    return html + "</details>\n";
+}
+
 }  // namespace
+
+std::string students_html(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students, Lang lang) {
+    std::string html(tr(lang, "<h2 id=\"students\">Students</h2>\n", "<h2 id=\"students\">学生</h2>\n"));
+    for (const StudentRecord& s : students) html += student_html(exercises, s, lang);
+    return html;
+}
 
 std::string report_html(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students,
                         const Insight* insight, Lang lang) {
@@ -138,6 +188,7 @@ std::string report_html(const std::vector<const Exercise*>& exercises, const std
         html += tr(lang, "<tr><td colspan=\"5\">none: every answer given was correct</td></tr>\n",
                    "<tr><td colspan=\"5\">无：给出的每个答案都正确</td></tr>\n");
     html += "</tbody></table>\n";
+    html += students_html(exercises, students, lang);
     if (insight) html += insight_html(*insight, lang);
     return html + "</body>\n</html>\n";
 }

@@ -26,6 +26,14 @@ Digest hash_limits(Digest h, const Limits& l) {
                                      l.output_bytes, l.file_bytes, l.open_files, l.processes));
 }
 
+// An exercise as graded: its id, its definition, and its parts' points (an assignment scales them).
+Digest hash_exercise(Digest h, const Exercise& e) {
+    h = hash_field(h, e.id);
+    h = hash_field(h, read_file_if_readable(e.file).value_or("<unreadable>"));
+    for (const AnswerSpec& a : e.answers) h = hash_field(h, fmt::format("{}={:.17g}", a.name, a.points));
+    return h;
+}
+
 }  // namespace
 
 Digest run_fingerprint(const ExerciseSet& set, const GradeSettings& s, Isolation isolation) {
@@ -41,23 +49,17 @@ Digest run_fingerprint(const ExerciseSet& set, const GradeSettings& s, Isolation
         h = hash_field(h, header.filename().string());
         h = hash_field(h, read_file_if_readable(header).value_or("<unreadable>"));
     }
-    for (const Exercise& e : set.all()) {
-        h = hash_field(h, e.id);
-        h = hash_field(h, read_file_if_readable(e.file).value_or("<unreadable>"));
-    }
+    for (const Exercise& e : set.all()) h = hash_exercise(h, e);
     h = hash_limits(h, s.run_limits);
     h = hash_limits(h, s.compile_limits);
     h = hash_field(h, isolation_name(isolation));
-    h = hash_field(h, fmt::format("{}|{}|{}", s.variants, s.reveal, s.lang == Lang::zh ? "zh" : "en"));
+    h = hash_field(h, fmt::format("{}|{}|{}|{}", s.variants, s.reveal, s.lang == Lang::zh ? "zh" : "en", s.accept_near_names));
     return h;
 }
 
 std::string exercises_fingerprint(const ExerciseSet& set) {
     Digest h = content_hash("blockcheck-exercises-1");
-    for (const Exercise& e : set.all()) {
-        h = hash_field(h, e.id);
-        h = hash_field(h, read_file_if_readable(e.file).value_or("<unreadable>"));
-    }
+    for (const Exercise& e : set.all()) h = hash_exercise(h, e);
     return hex(h);
 }
 
@@ -77,6 +79,8 @@ std::string student_key(const Digest& fingerprint, const std::string& student, c
         for (const SubmissionFile& header : program->headers) h = hash_field(hash_field(h, header.name), hex(header.hash));
         for (const Text& note : program->notes) h = hash_field(h, note.en);  // a link beside it, and such
     }
+    for (const MisnamedFile& m : sources.misnamed) h = hash_field(h, m.file);  // a file renamed changes the feedback
+    h = hash_field(h, std::to_string(sources.misnamed_more));
     return hex(h);
 }
 

@@ -97,4 +97,15 @@ Text no_sandbox_student_note() {
             "未使用沙箱评分（评分时使用了 --no-sandbox）：评分机器上的各个程序之间没有隔离。"};
 }
 
+bool sandbox_allowed(bool no_sandbox, std::string_view command, Lang lang) {
+    const SandboxProbe probe = probe_sandbox();
+    if (probe.sandboxed()) return true;
+    if (!no_sandbox) {
+        fmt::print(stderr, "{}\n", sandbox_refusal(probe, command, lang));
+        return false;
+    }
+    fmt::print(stderr, "blockcheck: {}\n", no_sandbox_meaning().in(lang));
+    return true;
+}
+
 }  // namespace blockcheck

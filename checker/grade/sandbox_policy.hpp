@@ -28,6 +28,13 @@ std::string sandbox_failure(const SandboxProbe& probe);
 // (Docker, Kubernetes, a host), and `--no-sandbox`. `command` names the refusing command.
 std::string sandbox_refusal(const SandboxProbe& probe, std::string_view command, Lang lang);
 
+// The exit status of a command that refused to run students' code for want of a sandbox.
+constexpr int no_sandbox_status = 4;
+
+// Whether students' code may run here: in a real sandbox, or without one when `no_sandbox` says
+// so (then with the warning on stderr). A refusal prints sandbox_refusal on stderr.
+bool sandbox_allowed(bool no_sandbox, std::string_view command, Lang lang);
+
 // What grading without a sandbox means, one sentence for the grader's outputs (terminal,
 // summary.txt, results/<student>.json).
 Text no_sandbox_meaning();

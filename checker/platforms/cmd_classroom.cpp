@@ -5,6 +5,7 @@
 #include "checker/common/cli.hpp"
 #include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
+#include "checker/course/assignment.hpp"
 #include "checker/exercise/exercise_set.hpp"
 #include "checker/grade/gradebook.hpp"
 
@@ -20,7 +21,7 @@ namespace fs = std::filesystem;
 
 struct ClassroomOptions {
     std::string out;
-    std::vector<std::string> chapters;
+    ExerciseChoice choice;  // --chapter, --assignment, --exercises
     int timeout_minutes = 2;
 };
 
@@ -116,7 +117,7 @@ std::string students_md(const ExerciseSet& set, double points, Lang lang) {
 int classroom(const Context& context, const ClassroomOptions& o) {
     if (o.timeout_minutes < 1 || o.timeout_minutes > 60)
         throw InputFileError("classroom: --timeout is in minutes, from 1 to 60 (the command grader's limit)");
-    const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
+    const ExerciseSet set = chosen_exercises(ExerciseSet::load(context.root), o.choice);
     double points = 0;
     for (const Exercise& e : set.all()) points += e.max_score();
     const fs::path workflows = fs::path(o.out) / ".github" / "workflows";
@@ -136,7 +137,7 @@ void add_classroom_command(CLI::App& app, Context& context) {
     auto o = std::make_shared<ClassroomOptions>();
     CLI::App* cmd = app.add_subcommand("classroom", "write GitHub Classroom's autograding workflow and STUDENTS.md into a folder");
     cmd->add_option("out", o->out, "the assignment's template repository (gets .github/workflows/classroom.yml)")->required();
-    cmd->add_option("--chapter", o->chapters, "only this chapter's exercises (repeatable; default: all)");
+    add_exercise_choice(cmd, o->choice);
     cmd->add_option("--timeout", o->timeout_minutes, "minutes each test may take (the command grader's unit)")->capture_default_str();
     cmd->footer("Copy both into the assignment's template repository, made from the student edition (`blockcheck release`).\n"
                 "The workflow installs the Debian/Ubuntu packages, builds blockcheck once, then runs one test per exercise.\n"

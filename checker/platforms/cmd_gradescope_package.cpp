@@ -4,6 +4,7 @@
 #include "checker/common/cli.hpp"
 #include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
+#include "checker/course/assignment.hpp"
 #include "checker/course/product_list.hpp"
 #include "checker/exercise/exercise_set.hpp"
 #include "checker/grade/archive.hpp"
@@ -18,7 +19,7 @@ namespace fs = std::filesystem;
 
 struct PackageOptions {
     std::string out;
-    std::vector<std::string> chapters;
+    ExerciseChoice choice;  // --chapter, --assignment, --exercises
     bool variants = false;
     bool no_sandbox = false;  // run_autograder grades even where no sandbox works
 };
@@ -37,6 +38,10 @@ std::vector<ArchiveEntry> source_entries(const fs::path& root) {
     return entries;
 }
 
+// The assignment's place in the zip (unpacked into /autograder/source), and run_autograder's option naming it.
+constexpr const char* packed_assignment = "assignment.json";
+constexpr const char* packed_assignment_option = "--assignment \"$autograder/source/assignment.json\"";
+
 // run_autograder with its `grade_options=()` line filled in.
 std::string run_autograder_text(const fs::path& template_file, const PackageOptions& o) {
     std::string text = read_file(template_file);
@@ -44,7 +49,9 @@ std::string run_autograder_text(const fs::path& template_file, const PackageOpti
     const auto at = text.find(line);
     if (at == std::string::npos) throw InputFileError(template_file.string() + ": no 'grade_options=()' line to fill in");
     std::string options;
-    for (const std::string& chapter : o.chapters) options += fmt::format("{}--chapter '{}'", options.empty() ? "" : " ", chapter);
+    for (const std::string& chapter : o.choice.chapters) options += fmt::format("{}--chapter '{}'", options.empty() ? "" : " ", chapter);
+    // An assignment travels in the zip, beside the sources (assignment_entry).
+    if (chosen_assignment(o.choice)) options += options.empty() ? packed_assignment_option : std::string(" ") + packed_assignment_option;
     if (o.variants) options += options.empty() ? "--variants" : " --variants";
     if (o.no_sandbox) options += options.empty() ? "--no-sandbox" : " --no-sandbox";
     return text.replace(at, line.size(), "\ngrade_options=(" + options + ")\n");
@@ -55,12 +62,14 @@ int gradescope_package(const Context& context, const PackageOptions& o) {
     if (!fs::path(o.out).filename().string().ends_with(".zip"))
         throw InputFileError(fmt::format("gradescope-package: {}: {}", o.out,
                                          tr(lang, "the autograder must be a .zip file", "自动评分包必须是 .zip 文件")));
-    // only_chapters checks the chapter names (the ids are plain words, safe inside quotes).
-    const ExerciseSet set = ExerciseSet::load(context.root).only_chapters(o.chapters);
+    // chosen_exercises checks the chapter names and ids (plain words, safe inside quotes).
+    const ExerciseSet set = chosen_exercises(ExerciseSet::load(context.root), o.choice);
     const fs::path deploy = context.root / "deploy" / "gradescope";
     std::vector<ArchiveEntry> entries = {{"setup.sh", read_file(deploy / "setup.sh"), "", false, 0755},
                                          {"run_autograder", run_autograder_text(deploy / "run_autograder", o), "", false, 0755}};
     for (ArchiveEntry& e : source_entries(context.root)) entries.push_back(std::move(e));
+    if (const std::optional<Assignment> a = chosen_assignment(o.choice))
+        entries.push_back({packed_assignment, assignment_json(*a), "", false, 0644});
     if (fs::path(o.out).has_parent_path()) fs::create_directories(fs::path(o.out).parent_path());
     write_archive(o.out, entries);
     double points = 0;
@@ -86,7 +95,7 @@ void add_gradescope_package_command(CLI::App& app, Context& context) {
     auto o = std::make_shared<PackageOptions>();
     CLI::App* cmd = app.add_subcommand("gradescope-package", "write Gradescope's autograder zip (setup.sh, run_autograder, the sources)");
     cmd->add_option("out", o->out, "the zip to write, e.g. autograder.zip")->required();
-    cmd->add_option("--chapter", o->chapters, "grade only this chapter's exercises (repeatable; default: all)");
+    add_exercise_choice(cmd, o->choice);
     cmd->add_flag("--variants", o->variants,
                   "score each student on inputs of their own; those tests show after the due date, the book's inputs as feedback");
     cmd->add_flag("--no-sandbox", o->no_sandbox,

@@ -3,6 +3,8 @@
 #include <fmt/color.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace blockcheck {
 namespace {
 
@@ -38,6 +40,45 @@ std::string score_text(double score, double max) { return fmt::format("{:g}/{:g}
 
 }  // namespace
 
+bool says_book_numbers(const ExerciseResult& result) {
+    return std::any_of(result.parts.begin(), result.parts.end(),
+                       [](const PartResult& p) { return p.diagnosis && p.diagnosis->id == "hard_coded"; });
+}
+
+void fail_book_numbers(ExerciseResult& result) {
+    if (result.status == "done" && says_book_numbers(result)) result.status = "failing";
+}
+
+namespace {
+
+// The board's words for one exercise: why it is not done, or its title.
+std::string board_detail(const Exercise& e, const ExerciseResult& r, Lang lang) {
+    const std::string colon(tr(lang, ": ", "："));
+    if (r.status == "not_done") return std::string(tr(lang, "not done: ", "未完成：")) + e.title.in(lang);
+    if (auto whole = r.whole_program_verdict()) return whole_program_label(*whole, lang) + colon + headline(r.note.in(lang));
+    const PartResult* p = r.first_failing_part();
+    // a program that asked for an input of another name stopped before printing: the header's message
+    if (p && p->verdict == Verdict::missing && !r.note.in(lang).empty()) {
+        const bool name = r.note.en.find("has no input") != std::string::npos;
+        return std::string(name ? tr(lang, "input name", "输入名") : tr(lang, "input", "输入")) + colon + headline(r.note.in(lang));
+    }
+    if (p) return p->name + colon + first_line(p->message.in(lang));
+    for (const PartResult& part : r.parts)
+        if (part.diagnosis) return part.name + colon + part.diagnosis->message.in(lang);
+    return e.title.in(lang);
+}
+
+// What to do next: the first failing exercise, else the first not started.
+std::size_t next_exercise(const std::vector<ExerciseResult>& results) {
+    for (std::size_t i = 0; i < results.size(); ++i)
+        if (results[i].status == "failing") return i;
+    for (std::size_t i = 0; i < results.size(); ++i)
+        if (results[i].status != "done") return i;
+    return results.size();
+}
+
+}  // namespace
+
 std::string render_board(const ExerciseSet& set, const std::vector<const Exercise*>& exercises, const std::vector<ExerciseResult>& results,
                          const BoardStyle& style) {
     const Lang lang = style.lang;
@@ -46,8 +87,6 @@ std::string render_board(const ExerciseSet& set, const std::vector<const Exercis
     for (const Exercise* e : exercises) width = std::max(width, e->id.size());
     double score = 0, max = 0;
     int done = 0;
-    const Exercise* next = nullptr;
-    const ExerciseResult* next_result = nullptr;
     for (std::size_t i = 0; i < exercises.size(); ++i) {
         const Exercise& e = *exercises[i];
         const ExerciseResult& r = results[i];
@@ -55,34 +94,24 @@ std::string render_board(const ExerciseSet& set, const std::vector<const Exercis
             chapter = e.chapter;
             out += fmt::format("{}{}\n", out.empty() ? "" : "\n", set.chapter_title(chapter).in(lang));
         }
-        std::string detail;
-        if (r.status == "not_done") detail = std::string(tr(lang, "not done: ", "未完成：")) + e.title.in(lang);
-        else if (auto whole = r.whole_program_verdict())
-            detail = whole_program_label(*whole, lang) + std::string(tr(lang, ": ", "：")) + headline(r.note.in(lang));
-        else if (const PartResult* p = r.first_failing_part())
-            detail = fmt::format("{}{}{}", p->name, tr(lang, ": ", "："), first_line(p->message.in(lang)));
-        else detail = e.title.in(lang);
-        for (const PartResult& p : r.parts)
-            if (r.status == "done" && p.diagnosis) {
-                detail = fmt::format("{}{}{}", p.name, tr(lang, ": ", "："), p.diagnosis->message.in(lang));
-                break;
-            }
         out += fmt::format("  {} {:<{}}  {:>6}  {}\n", mark(style, r.status), e.id, width, score_text(r.score, r.max_score),
-                           detail);
+                           board_detail(e, r, lang));
         score += r.score, max += r.max_score;
         done += r.status == "done";
-        if (!next && r.status != "done") next = &e, next_result = &r;
     }
     out += fmt::format("\n{}{}/{} {} · {} {}\n", tr(lang, "Progress: ", "进度："), done, exercises.size(),
                        tr(lang, "done", "完成"), score_text(score, max), tr(lang, "points", "分"));
-    if (next) {
-        const bool started = next_result->status == "failing";
+    if (const std::size_t n = next_exercise(results); n < exercises.size()) {
+        const Exercise* next = exercises[n];
+        const bool started = results[n].status == "failing";
         out += fmt::format(
             "{}{}{}{} {}\n      {}\n",
             tr(lang, "Next: ", "下一步："), next->id, tr(lang, ": ", "："),
             started ? tr(lang, "fix", "修改") : tr(lang, "write", "编写"), next->source,
             fmt::format("./blockcheck {} {}   ./blockcheck show {}   ./blockcheck hint {}",
                         started ? "check" : "run", next->id, next->id, next->id));
+    } else if (!exercises.empty() && style.on_variants) {
+        out += tr(lang, "Every exercise here is done on these inputs.\n", "这里的练习在这些输入上全部完成。\n");
     } else if (!exercises.empty()) {
         // never a fixed seed: that could be the variant just passed
         out += tr(lang, "Every exercise here is done. Try other inputs: ./blockcheck check --variants 5\n",

@@ -10,9 +10,17 @@ namespace blockcheck {
 struct BoardStyle {
     Lang lang = Lang::en;
     bool color = false;
+    bool on_variants = false;  // the results are of variant inputs: no "try other inputs" at the end
 };
 
-// One line an exercise with its first failing part; then progress and what to do next.
+// Whether a note on the result says the program prints the book's numbers (the hard_coded
+// diagnosis): such an exercise is never done, whatever its score.
+bool says_book_numbers(const ExerciseResult& result);
+// The same result, "failing" when it says so.
+void fail_book_numbers(ExerciseResult& result);
+
+// One line an exercise with its first failing part; then progress and what to do next: the
+// first failing exercise, else the first not started.
 std::string render_board(const ExerciseSet& set, const std::vector<const Exercise*>& exercises, const std::vector<ExerciseResult>& results,
                          const BoardStyle& style);
 

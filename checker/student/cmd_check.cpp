@@ -77,13 +77,14 @@ int check(const Context& context, const CheckOptions& o) {
         o.variants > 0 ? checked.kept : workspace.check(chosen, AnswerCompareOptions{o.reveal}, o.variant);
     bool all_done = true;
     for (const ExerciseResult& r : results)
-        // --exit-code: full marks decide (a credited grader fault counts), not the status.
-        all_done = all_done && (o.exit_code ? r.score >= r.max_score - 1e-9 : r.status == "done");
+        // --exit-code: full marks decide (a credited grader fault counts), not the status; never
+        // while a note says the program prints the book's numbers.
+        all_done = all_done && (o.exit_code ? r.score >= r.max_score - 1e-9 && !says_book_numbers(r) : r.status == "done");
     if (o.json) {
         fmt::print("{}\n", results_json(results, context.lang).dump(2));
         return all_done ? 0 : 1;
     }
-    const BoardStyle style{context.lang, context.color};
+    const BoardStyle style{context.lang, context.color, o.variants > 0 || o.variant.has_value()};
     if (!o.ids.empty() || o.verbose)
         for (std::size_t i = 0; i < chosen.size(); ++i) fmt::print("{}\n", render_parts(*chosen[i], results[i], style));
     fmt::print("{}", render_board(workspace.exercises(), chosen, results, style));

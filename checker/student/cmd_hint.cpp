@@ -1,6 +1,6 @@
 // `blockcheck hint ID`: the next hint for an exercise.
 #include "checker/common/cli.hpp"
-#include "checker/student/workspace.hpp"
+#include "checker/student/pages.hpp"
 
 #include <fmt/format.h>
 
@@ -21,12 +21,37 @@ void print_hint(const Exercise& e, std::size_t index, Lang lang) {
                e.hints[index].in(lang));
 }
 
+}  // namespace
+
+// What to run after hint `index`: the next hint's command (the same command again when the hint
+// was the next one, `hint ID N+1` when it was asked for by number), or after the last one how to
+// see the expected values; every command with the exercise's id.
+static std::string after_hint(const Exercise& e, std::size_t index, bool by_number, Lang lang) {
+    if (index + 1 == e.hints.size())
+        return tr_format(lang, "That was the last hint. `./blockcheck check {id} --reveal` shows expected values.",
+                         "这是最后一条提示。`./blockcheck check {id} --reveal` 会显示期望值。", fmt::arg("id", e.id));
+    if (by_number)
+        return tr_format(lang, "`./blockcheck hint {id} {next}` shows the next hint; `--all` shows them all.",
+                         "`./blockcheck hint {id} {next}` 显示下一条提示；加 `--all` 可一次看全部。", fmt::arg("id", e.id),
+                         fmt::arg("next", index + 2));
+    return tr_format(lang, "`./blockcheck hint {id}` again shows the next hint; `--all` shows them all.",
+                     "再运行 `./blockcheck hint {id}` 显示下一条提示；加 `--all` 可一次看全部。", fmt::arg("id", e.id));
+}
+
+std::string hint_text(const Exercise& e, std::size_t index, bool by_number, Lang lang) {
+    return fmt::format("{} {}/{}{}{}\n{}\n", tr(lang, "Hint", "提示"), index + 1, e.hints.size(), tr(lang, ": ", "："),
+                       e.hints[index].in(lang), after_hint(e, index, by_number, lang));
+}
+
+namespace {
+
 int hint(const Context& context, const HintOptions& o) {
     const Workspace workspace(context.root);
     const Exercise& e = workspace.exercises().at(o.id);
     const Lang lang = context.lang;
     if (e.hints.empty()) {
-        fmt::print("{}\n", tr(lang, "This exercise has no hints; `./blockcheck show` restates it.", "本题没有提示；`./blockcheck show` 可以再看一遍题目。"));
+        fmt::print("{}\n", tr_format(lang, "This exercise has no hints; `./blockcheck show {id}` restates it.",
+                                     "本题没有提示；`./blockcheck show {id}` 可以再看一遍题目。", fmt::arg("id", e.id)));
         return 0;
     }
     const int count = int(e.hints.size());
@@ -43,12 +68,7 @@ int hint(const Context& context, const HintOptions& o) {
     }
     const int shown = workspace.hints_shown(o.id);
     const int index = o.number ? *o.number - 1 : std::min<int>(shown, count - 1);
-    print_hint(e, std::size_t(index), lang);
-    if (index + 1 == count)
-        fmt::print("{}\n", tr(lang, "That was the last hint. `./blockcheck check ID --reveal` shows expected values.",
-                              "这是最后一条提示。`./blockcheck check ID --reveal` 会显示期望值。"));
-    else fmt::print("{}\n", tr(lang, "Run the same command again for the next hint; `--all` shows them all.",
-                              "再运行一次同样的命令，看下一条提示；加 `--all` 可一次看全部。"));
+    fmt::print("{}", hint_text(e, std::size_t(index), o.number.has_value(), lang));
     workspace.record_hint(o.id, std::max(shown, std::min(index + 1, count)));
     return 0;
 }

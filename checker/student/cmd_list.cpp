@@ -1,6 +1,6 @@
 // `blockcheck list`: every exercise and worked example, with its status from the last check.
 #include "checker/common/cli.hpp"
-#include "checker/student/workspace.hpp"
+#include "checker/student/pages.hpp"
 
 #include <fmt/format.h>
 
@@ -23,7 +23,7 @@ nlohmann::ordered_json exercise_json(const Workspace& workspace, const Exercise&
     return {{"id", e.id},
             {"chapter", e.chapter},
             {"kind", e.kind},
-            {"section", e.section},
+            {"section", e.section.en},
             {"title", {{"zh", e.title.zh}, {"en", e.title.en}}},
             {"source", e.source},
             {"points", e.max_score()},
@@ -50,23 +50,28 @@ int list(const Context& context, bool as_json) {
         fmt::print("{}\n", nlohmann::ordered_json{{"exercises", all}}.dump(2));
         return 0;
     }
-    const Lang lang = context.lang;
-    std::size_t id_w = 2, chapter_w = 5, section_w = 7;
-    for (const Exercise& e : workspace.exercises().all()) {
-        id_w = std::max(id_w, e.id.size());
-        chapter_w = std::max(chapter_w, e.chapter.size());
-        section_w = std::max(section_w, e.section.size());
-    }
-    fmt::print("{:<{}}  {:<{}}  {:<15}  {:<{}}  {:>6}  {:<11}  {}\n", "id", id_w, tr(lang, "chapter", "章"), chapter_w,
-               tr(lang, "kind", "类型"), tr(lang, "section", "小节"), section_w, tr(lang, "points", "分值"),
-               tr(lang, "status", "状态"), tr(lang, "title", "标题"));
-    for (const Exercise& e : workspace.exercises().all())
-        fmt::print("{:<{}}  {:<{}}  {:<15}  {:<{}}  {:>6g}  {:<11}  {}\n", e.id, id_w, e.chapter, chapter_w, kind_label(e.kind, lang),
-                   e.section, section_w, e.max_score(), status_label(workspace.last_status(e.id), lang), e.title.in(lang));
+    fmt::print("{}", list_text(workspace, context.lang));
     return 0;
 }
 
 }  // namespace
+
+std::string list_text(const Workspace& workspace, Lang lang) {
+    std::string out;
+    std::size_t id_w = 2, chapter_w = 5, section_w = 7;
+    for (const Exercise& e : workspace.exercises().all()) {
+        id_w = std::max(id_w, e.id.size());
+        chapter_w = std::max(chapter_w, e.chapter.size());
+        section_w = std::max(section_w, e.section.in(lang).size());
+    }
+    out += fmt::format("{:<{}}  {:<{}}  {:<15}  {:<{}}  {:>6}  {:<11}  {}\n", "id", id_w, tr(lang, "chapter", "章"), chapter_w,
+               tr(lang, "kind", "类型"), tr(lang, "section", "小节"), section_w, tr(lang, "points", "分值"),
+               tr(lang, "status", "状态"), tr(lang, "title", "标题"));
+    for (const Exercise& e : workspace.exercises().all())
+        out += fmt::format("{:<{}}  {:<{}}  {:<15}  {:<{}}  {:>6g}  {:<11}  {}\n", e.id, id_w, e.chapter, chapter_w, kind_label(e.kind, lang),
+                   e.section.in(lang), section_w, e.max_score(), status_label(workspace.last_status(e.id), lang), e.title.in(lang));
+    return out;
+}
 
 void add_list_command(CLI::App& app, Context& context) {
     auto as_json = std::make_shared<bool>(false);

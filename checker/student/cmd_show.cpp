@@ -1,7 +1,7 @@
 // `blockcheck show ID`: the task, its inputs and what to print.
 #include "checker/common/cli.hpp"
 #include "checker/exercise/diagnosis.hpp"
-#include "checker/student/workspace.hpp"
+#include "checker/student/pages.hpp"
 
 #include <fmt/format.h>
 
@@ -50,34 +50,36 @@ nlohmann::ordered_json show_json(const Exercise& e) {
 int show(const Context& context, const std::string& id, bool json) {
     const Workspace workspace(context.root);
     const Exercise& e = workspace.exercises().at(id);
-    const Lang lang = context.lang;
-    if (json) {
-        fmt::print("{}\n", show_json(e).dump(2));
-        return 0;
-    }
-    fmt::print("{} — {}\n", e.id, e.title.in(lang));
-    fmt::print("{} {} · {} · {:g} {}\n\n", workspace.exercises().chapter_title(e.chapter).in(lang), e.section,
-               e.kind == "exercise" ? tr(lang, "exercise", "习题") : tr(lang, "worked example", "例题"), e.max_score(),
-               tr(lang, "points", "分"));
-    fmt::print("{}\n\n", e.prompt.in(lang));
-    fmt::print("{}\n", tr(lang, "Inputs (the book's values; your program reads them on standard input):",
-                          "输入（书中的数值；程序从标准输入读取）："));
-    if (e.inputs.empty()) fmt::print("  {}\n", tr(lang, "(none)", "（无）"));
-    for (const auto& [name, value] : e.inputs) fmt::print("  {} = {}\n", name, value);
-    fmt::print("\n{}\n", tr(lang, "Answers to print, one `name = value` line each:", "需要输出的答案，每行一个 `名称 = 值`："));
-    for (const AnswerSpec& a : e.answers) {
-        std::string options;
-        if (auto it = e.options.find(a.name); it != e.options.end())
-            for (const std::string& o : it->second) options += (options.empty() ? " [" : "/") + o;
-        fmt::print("  {:<26} {}{}{} · {:g} {}\n", a.name, kind_text(a, lang), options, options.empty() ? "" : "]",
-                   a.points, tr(lang, "pt", "分"));
-    }
-    fmt::print("\n{} {}\n{}\n", tr(lang, "Your program:", "你的程序："), e.source,
-               fmt::format("  ./blockcheck run {0}    ./blockcheck check {0}    ./blockcheck hint {0}", e.id));
+    if (json) fmt::print("{}\n", show_json(e).dump(2));
+    else fmt::print("{}", show_text(workspace.exercises(), e, context.lang));
     return 0;
 }
 
 }  // namespace
+
+std::string show_text(const ExerciseSet& set, const Exercise& e, Lang lang) {
+    std::string out = fmt::format("{} — {}\n", e.id, e.title.in(lang));
+    const std::string section = e.section.in(lang).empty() ? "" : " " + e.section.in(lang);
+    out += fmt::format("{}{} · {} · {:g} {}\n\n", set.chapter_title(e.chapter).in(lang), section,
+                       e.kind == "exercise" ? tr(lang, "exercise", "习题") : tr(lang, "worked example", "例题"), e.max_score(),
+                       tr(lang, "points", "分"));
+    out += fmt::format("{}\n\n", e.prompt.in(lang));
+    out += fmt::format("{}\n", tr(lang, "Inputs (the book's values; your program reads them on standard input):",
+                                  "输入（书中的数值；程序从标准输入读取）："));
+    if (e.inputs.empty()) out += fmt::format("  {}\n", tr(lang, "(none)", "（无）"));
+    for (const auto& [name, value] : e.inputs) out += fmt::format("  {} = {}\n", name, value);
+    out += fmt::format("\n{}\n", tr(lang, "Answers to print, one `name = value` line each:", "需要输出的答案，每行一个 `名称 = 值`："));
+    for (const AnswerSpec& a : e.answers) {
+        std::string options;
+        if (auto it = e.options.find(a.name); it != e.options.end())
+            for (const std::string& o : it->second) options += (options.empty() ? " [" : "/") + o;
+        out += fmt::format("  {:<26} {}{}{} · {:g} {}\n", a.name, kind_text(a, lang), options, options.empty() ? "" : "]",
+                           a.points, tr(lang, "pt", "分"));
+    }
+    out += fmt::format("\n{}\n{}\n", tr_format(lang, "Your program: {}", "你的程序：{}", e.source),
+                       fmt::format("  ./blockcheck run {0}    ./blockcheck check {0}    ./blockcheck hint {0}", e.id));
+    return out;
+}
 
 void add_show_command(CLI::App& app, Context& context) {
     auto id = std::make_shared<std::string>();

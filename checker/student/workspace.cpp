@@ -1,6 +1,7 @@
 #include "checker/student/workspace.hpp"
 
 #include "checker/common/files.hpp"
+#include "checker/student/board.hpp"
 #include "checker/exercise/variants.hpp"
 #include "checker/run/cache_prune.hpp"
 
@@ -72,6 +73,7 @@ std::vector<ExerciseResult> Workspace::check(const std::vector<const Exercise*>&
     worker();
     second.get();
 
+    for (ExerciseResult& r : results) fail_book_numbers(r);  // never done while it prints the book's numbers
     nlohmann::json statuses = read_state("status.json");
     for (const ExerciseResult& r : results) statuses[r.id] = r.status;
     write_state("status.json", statuses);

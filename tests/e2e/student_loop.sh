@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End to end, the student's loop on a copy of the repository: pristine templates are "not
 # done", solved programs get full marks, one wrong digit fails exactly that part, printed
-# constants pass the book's inputs but not a variant, broken programs are classified, and a cache
+# constants are never done (the note on the book's inputs, a variant fails them), broken programs are classified, and a cache
 # planted in the repository is rebuilt, never run.
 set -euo pipefail
 blockcheck="$1"; root="$2"
@@ -37,9 +37,13 @@ grep -q "root_mean_square" "$ws/board.txt" && grep -q "off by 2.0e-06; 6 decimal
     || fail "the board should say how far off, and the bound in the exercise's terms"
 cp "$root/tests/solved/ch25/rms_norm_vs_layer_norm.cpp" "$ws/chapters/ch25/"
 
-# 4. Printing the book's constants passes the book's inputs but not a variant.
+# 4. Printing the book's constants is never done: on the book's inputs the quiet probe says so
+#    (✗ with the note, exit 1, though every part is right), and a variant fails it.
 cp "$root/tests/e2e/lib/book_constants_swiglu_ffn_2d.cpp" "$ws/chapters/ch25/swiglu_ffn_2d.cpp"
-"$blockcheck" check swiglu_ffn_2d > /dev/null || fail "the book's constants should pass the book's inputs"
+status=0; "$blockcheck" check swiglu_ffn_2d > "$ws/board.txt" || status=$?
+[[ $status == 1 ]] && grep -q "✗ swiglu_ffn_2d" "$ws/board.txt" && grep -q "seems to print the book's numbers" "$ws/board.txt" &&
+    ! grep -q "Every exercise here is done" "$ws/board.txt" ||
+    { cat "$ws/board.txt"; fail "the book's constants: ✗ with the note and exit 1, got $status"; }
 status=0; "$blockcheck" check swiglu_ffn_2d --variant 3 > /dev/null || status=$?
 [[ $status == 1 ]] || fail "the book's constants should fail variant 3"
 
