@@ -85,7 +85,13 @@ int run_student(const Context& context, const std::string& id, std::optional<std
                                              e.file_name()));
         return 1;
     }
-    const CompileResult build = compile_program(sources.file.front(), context.root / "chapters", opened.cache, compiler_limits(),
+    // read as grade reads it: beneath the submission, never through a link (submission_file.hpp)
+    const SubmittedProgram program = read_program(opened.folder, sources.relative.front(), Links::refuse);
+    if (!program.readable()) {
+        fmt::print("{}\n", printable_text(notes_text(program.notes, lang) + program.problem.in(lang)));
+        return 1;
+    }
+    const CompileResult build = compile_program(program, context.root / "chapters", opened.cache, compiler_limits(),
                                                 CompileWay::fast, sources.relative.front());
     if (!build.ok()) {
         fmt::print("{}\n{}\n", tr(lang, "does not compile:", "无法编译："), printable_text(build.diagnostics));
@@ -138,7 +144,12 @@ int check_student(const Context& context, const std::vector<std::string>& ids, b
     print_remarks(sources, opened.notes, !ids.empty(), lang);
     bool all_full = true;
     for (std::size_t i = 0; i < set.all().size(); ++i) {
-        const ExerciseRecord r = grader.grade(set.all()[i], opened.submission.student, sources.file[i], sources.relative[i]);
+        // read as grade reads it: beneath the submission, never through a link (submission_file.hpp)
+        const std::optional<SubmittedProgram> program =
+            sources.file[i].empty() ? std::nullopt
+                                    : std::optional(read_program(opened.folder, sources.relative[i], Links::refuse));
+        const ExerciseRecord r = grader.grade(set.all()[i], opened.submission.student, program ? &*program : nullptr,
+                                              sources.relative[i]);
         print_record(r, lang);
         all_full = all_full && r.status == "done";
     }
