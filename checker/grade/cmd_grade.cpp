@@ -31,7 +31,7 @@ struct GradeOptions {
     std::string out = "grades", cache, shard;
     std::string lms, roster, assignment = "blockcheck";  // --lms, --roster, --lms-assignment
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-    bool variants = false, merge = false, gradescope = false, reveal = false, regrade = false;
+    bool variants = false, merge = false, gradescope = false, reveal = false, regrade = false, follow_through = false;
     bool no_sandbox = false;  // grade even where no sandbox works (sandbox_policy.hpp)
     double cpu = 2, wall = 5, memory_mib = 512, compile_wall = 30;
 };
@@ -106,6 +106,7 @@ GradeSettings settings_from(const Context& context, const GradeOptions& o) {
     s.jobs = o.jobs;
     s.variants = o.variants;
     s.reveal = o.reveal;
+    s.follow_through = o.follow_through;
     s.regrade = o.regrade;
     s.lang = context.lang;
     s.run_limits.cpu_seconds = o.cpu;
@@ -334,6 +335,8 @@ void add_grade_command(CLI::App& app, Context& context) {
                     "CSV mapping submission ids to the LMS's user identifiers (columns: docs/platforms.md); default: the ids themselves");
     cmd->add_option("--lms-assignment", o->assignment, "the assignment's column name in the LMS file")->capture_default_str();
     cmd->add_flag("--reveal", o->reveal, "show the expected value of wrong answers in the results");
+    cmd->add_flag("--follow-through", o->follow_through,
+                  "credit a step computed correctly from the student's own wrong earlier values (reported either way)");
     cmd->add_flag("--regrade", o->regrade, "grade every student again, even when nothing changed");
     cmd->add_option("--cache", o->cache, "folder of compiled programs, shared between runs (default: OUT/.cache)");
     cmd->add_option("--cpu", o->cpu, "CPU seconds a program may use")->capture_default_str();
