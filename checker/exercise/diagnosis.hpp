@@ -79,6 +79,11 @@ std::string property_kinds();
 void note_broken_properties(std::vector<GivenPart>& parts, const std::map<std::string, nlohmann::ordered_json>& properties,
                             const Values& inputs);
 
+// True when two answers agree far below any printed digit (every number within 1e-30 (1 + |x|);
+// other kinds equal): a mistake whose answers differ from the right ones only by the reference's
+// own rounding (a RoPE offset the dot product cancels) changes nothing.
+bool same_answer(const Value& a, const Value& b);
+
 // The diagnoses a part carries: `diagnosis`, or the two of `diagnoses`.
 std::vector<Diagnosis> named_diagnoses(const PartResult& part);
 

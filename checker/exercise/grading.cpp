@@ -329,7 +329,7 @@ static bool mistake_shows(const Exercise& exercise, const InputList& inputs, con
             if (mistake_id(key) != id) continue;
             for (const std::string& part : parts)
                 if (values.count(part) && c.answers.count(part) &&
-                    format_value(values.at(part), 30) != format_value(c.answers.at(part), 30))
+                    !same_answer(values.at(part), c.answers.at(part)))
                     return true;
         }
     } catch (const std::exception&) {
