@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -25,14 +26,49 @@ struct InputError : std::runtime_error {
 // asked to make on purpose.
 class Inputs {
 public:
-    explicit Inputs(const Values& values, std::string mistake = {}) : values_(values), mistake_(std::move(mistake)) {}
+    explicit Inputs(const Values& values, std::string mistake = {}, const Values* given = nullptr)
+        : values_(values), mistake_(std::move(mistake)), given_(given) {}
+
+    // A step from the student's own numbers: the value a student printed for answer `name`, given to
+    // the reference so that the steps after it are computed from it (nullptr: compute it). A
+    // reference routes each intermediate answer through given_or (or its block's Trace).
+    const Value* given(const std::string& name) const {
+        if (!given_) return nullptr;
+        auto it = given_->find(name);
+        return it == given_->end() ? nullptr : &it->second;
+    }
+    const Values* given_answers() const { return given_; }
+    // The answer `name` as the student printed it, in the shape of `computed` ([1, n] takes a
+    // vector of n), or `computed` when none was given; InputError for one of another shape.
+    Matrix<Real> given_or(const std::string& name, Matrix<Real> computed) const;
+    Vector<Real> given_or(const std::string& name, Vector<Real> computed) const;
+    Real given_or(const std::string& name, Real computed) const;
 
     // True when the answers are to be computed with this mistake made: exactly one thing changed
     // in the block. Asking records that this reference knows the mistake.
     bool mistake(std::string_view id) const {
+        if (probe_) probe_->asked.emplace(id);
         if (mistake_.empty() || id != mistake_) return false;
         return consulted_ = true;
     }
+    // Hands the mistake asked for (if any) to a mechanism's switch, `make(id)`: true when the id is
+    // one of that mechanism's and it made it. So a switch reaches every exercise running it.
+    template <class Switch>
+    bool mistake_on(Switch&& make) const {
+        if (probe_)  // which candidates this switch makes (it changes what it switches: the probe's answers are dropped)
+            for (const std::string& id : probe_->candidates)
+                if (make(std::string_view(id))) probe_->asked.insert(id);
+        if (mistake_.empty() || !make(std::string_view(mistake_))) return false;
+        return consulted_ = true;
+    }
+
+    // A run that makes no mistake and records every id the reference asks about (and every
+    // candidate a switch it runs makes): the mistakes worth a run of their own.
+    struct Probe {
+        std::vector<std::string> candidates;
+        std::set<std::string, std::less<>> asked;
+    };
+    void probe(Probe* p) { probe_ = p; }
     // Whether the reference asked for the mistake it was given (so its answers show it).
     bool mistake_consulted() const { return consulted_; }
 
@@ -52,8 +88,35 @@ private:
     }
     const Values& values_;
     std::string mistake_;
+    const Values* given_ = nullptr;
+    Probe* probe_ = nullptr;
     mutable bool consulted_ = false;
 };
+
+inline Matrix<Real> Inputs::given_or(const std::string& name, Matrix<Real> computed) const {
+    const Value* v = given(name);
+    if (!v) return computed;
+    if (auto* m = std::get_if<Matrix<Real>>(v); m && m->rows == computed.rows && m->cols == computed.cols) return *m;
+    if (auto* row = std::get_if<Vector<Real>>(v); row && row->size() == computed.values.size()) {
+        computed.values = *row;
+        return computed;
+    }
+    throw InputError("the given '" + name + "' has another shape");
+}
+
+inline Real Inputs::given_or(const std::string& name, Real computed) const {
+    const Value* v = given(name);
+    if (!v) return computed;
+    if (auto* x = std::get_if<Real>(v)) return *x;
+    throw InputError("the given '" + name + "' is not a number");
+}
+
+inline Vector<Real> Inputs::given_or(const std::string& name, Vector<Real> computed) const {
+    const Value* v = given(name);
+    if (!v) return computed;
+    if (auto* row = std::get_if<Vector<Real>>(v); row && row->size() == computed.size()) return *row;
+    throw InputError("the given '" + name + "' has another shape");
+}
 
 inline long Inputs::integer(const std::string& name) const {
     const Real& x = number(name);
@@ -129,7 +192,10 @@ struct ReferenceAnswers {
 // not compute are left out) and the generic input mistakes when an input is in degrees (named
 // *_degrees): degrees_as_radians, and pi_truncated/<pi> for pi typed as 3.1 .. 3.14159. Throws InputError for bad inputs and std::out_of_range for an
 // unknown id.
+// With `given`: every answer a reference routes through Inputs::given_or taken as the student
+// printed it, so each later step is computed from the student's own numbers (the generic input
+// mistakes are left out).
 ReferenceAnswers reference_answers_with_mistakes(const std::string& id, const Values& inputs,
-                                                 const std::vector<std::string>& mistakes);
+                                                 const std::vector<std::string>& mistakes, const Values& given = {});
 
 }  // namespace blockcheck

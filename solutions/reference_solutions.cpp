@@ -74,18 +74,49 @@ void append_key(std::string& key, const Value& value) {
 // Only runs that succeed are kept; the cache is emptied when it holds `capacity` runs.
 class RunCache {
 public:
-    Run run(const std::string& id, const Values& inputs, const std::string& mistake) {
+    static std::string key_of(const std::string& id, const Values& inputs, const std::string& mistake, const Values& given) {
         std::string key = id + '\n' + mistake + '\n';
-        for (const auto& [name, value] : inputs) {
-            key += name + '=' + std::to_string(value.index()) + ':';
-            append_key(key, value);
-            key += '\n';
+        for (const Values* values : {&inputs, &given}) {
+            for (const auto& [name, value] : *values) {
+                key += name + '=' + std::to_string(value.index()) + ':';
+                append_key(key, value);
+                key += '\n';
+            }
+            key += "given:\n";
         }
+        return key;
+    }
+
+    // The candidates the reference asks about on these inputs (Inputs::Probe); all of them when
+    // the probe run fails.
+    std::set<std::string, std::less<>> asked(const std::string& id, const Values& inputs, const Values& given,
+                                             const std::vector<std::string>& candidates) {
+        std::string key = key_of(id, inputs, "(probe)", given);
+        for (const std::string& c : candidates) key += c + ',';
+        {
+            const std::lock_guard lock(mutex_);
+            if (auto it = probes_.find(key); it != probes_.end()) return it->second;
+        }
+        Inputs::Probe probe{candidates, {}};
+        try {
+            Inputs in(inputs, {}, given.empty() ? nullptr : &given);
+            in.probe(&probe);
+            reference_solutions().at(id)(in);
+        } catch (const std::exception&) {
+            probe.asked = {candidates.begin(), candidates.end()};
+        }
+        const std::lock_guard lock(mutex_);
+        if (probes_.size() >= capacity) probes_.clear();
+        return probes_.emplace(std::move(key), probe.asked).first->second;
+    }
+
+    Run run(const std::string& id, const Values& inputs, const std::string& mistake, const Values& given) {
+        std::string key = key_of(id, inputs, mistake, given);
         {
             const std::lock_guard lock(mutex_);
             if (auto it = runs_.find(key); it != runs_.end()) return it->second;
         }
-        const Inputs in(inputs, mistake);
+        const Inputs in(inputs, mistake, given.empty() ? nullptr : &given);
         Run made{reference_solutions().at(id)(in), in.mistake_consulted()};
         const std::lock_guard lock(mutex_);
         if (runs_.size() >= capacity) runs_.clear();
@@ -97,11 +128,16 @@ private:
     static constexpr std::size_t capacity = 20000;
     std::mutex mutex_;
     std::map<std::string, Run> runs_;
+    std::map<std::string, std::set<std::string, std::less<>>> probes_;
 };
 
-Run cached_run(const std::string& id, const Values& inputs, const std::string& mistake = {}) {
+RunCache& run_cache() {
     static RunCache cache;
-    return cache.run(id, inputs, mistake);
+    return cache;
+}
+
+Run cached_run(const std::string& id, const Values& inputs, const std::string& mistake = {}, const Values& given = {}) {
+    return run_cache().run(id, inputs, mistake, given);
 }
 
 // Each *_degrees input x becomes x * times. Degrees read as radians: times = 180 / pi, so that the
@@ -130,17 +166,20 @@ Values degree_answers_kept(Values slipped, const Values& right) {
 Values reference_answers(const std::string& id, const Values& inputs) { return cached_run(id, inputs).values; }
 
 ReferenceAnswers reference_answers_with_mistakes(const std::string& id, const Values& inputs,
-                                                 const std::vector<std::string>& mistakes) {
-    auto reference = [&](const Values& in) { return cached_run(id, in).values; };
+                                                 const std::vector<std::string>& mistakes, const Values& given) {
+    auto reference = [&](const Values& in) { return cached_run(id, in, {}, given).values; };
     ReferenceAnswers answers{reference(inputs), {}};
+    const auto asked = run_cache().asked(id, inputs, given, mistakes);  // one run finds the mistakes worth a run
     for (const std::string& mistake : mistakes) {
+        if (!asked.count(mistake)) continue;
         try {
-            Run slipped = cached_run(id, inputs, mistake);
+            Run slipped = cached_run(id, inputs, mistake, given);
             if (slipped.consulted) answers.mistakes.emplace(mistake, std::move(slipped.values));
         } catch (const std::exception&) {
             // the mistake cannot be made on these inputs (shapes that do not fit, a zero divisor)
         }
     }
+    if (!given.empty()) return answers;
     bool any = false;
     const Values in_radians = degrees_scaled(inputs, degrees(Real(1)), any);
     if (any) try {

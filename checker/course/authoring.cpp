@@ -65,8 +65,12 @@ Json definition_json(const NewExercise& s, int order) {
                        "{\"matrix\": {rows, cols, min, max, step}}, {\"one_of\": [values]}; a length may be [shortest, longest]"},
           {"answers", "what the program prints: name, kind (number, integer, vector, matrix, boolean, choice, angle), "
                       "points, decimals (decimal places a number must give) or significant (significant digits), explain (for booleans and choices), options, general"},
-          {"mistakes", "classic mistakes to diagnose: mechanism ids the reference makes where it asks in.mistake(\"id\"), "
-                       "or generic ids (sign_flipped, scaled, ...); validate checks each changes an answer on the book's inputs"},
+          {"mistakes_excluded", "optional: {id: {en, zh}}: catalogue mistakes this exercise never names, each with its reason; "
+                                "every other mistake of data/mistakes.json is tried where the reference runs its mechanism"},
+          {"steps", "optional: {part: [parts feeding it]}: a wrong part is judged from the student's own values of its feeds "
+                    "(the reference takes them through in.given_or)"},
+          {"properties", "optional: {part: {kind, arguments}}: a property every right value has (pair_length_kept, rms_one, "
+                         "kv_bytes_multiple, group_divides, rows_sum_to_one), said of a wrong part no mistake explains"},
           {"hints", "shown one at a time by `blockcheck hint`, each in both languages"},
           {"points", "the total: the sum of the answers' points"}}},
         {"id", s.id},
@@ -80,7 +84,6 @@ Json definition_json(const NewExercise& s, int order) {
         {"inputs", {{"x", "1.5"}}},
         {"variants", {{"x", {{"number", {{"min", "-4"}, {"max", "4"}, {"step", "0.25"}}}}}}},
         {"answers", Json::array({{{"name", "doubled"}, {"kind", "number"}, {"points", 1}, {"decimals", 6}}})},
-        {"mistakes", Json::array()},
         {"hints", Json::array({{{"en", "Add x to itself."}, {"zh", "把 x 与自己相加。"}}})},
         {"points", 1},
     };

@@ -3,6 +3,7 @@
 #include "checker/exercise/expected.hpp"
 
 #include "checker/exercise/exercise_set.hpp"
+#include "checker/exercise/mistake_catalogue.hpp"
 #include "checker/exercise/protocol.hpp"
 #include "solutions/exercise.hpp"
 
@@ -21,14 +22,36 @@ public:
 
     // The same with the exercise's mistakes (and the generic input ones), computed through the block.
     ExpectedCase answers_and_mistakes(const Exercise& exercise, const InputList& inputs) const override {
-        const Values values = parse_inputs(input_text(inputs), exercise.id + " inputs");
-        const ReferenceAnswers reference = reference_answers_with_mistakes(exercise.id, values, exercise.mistakes);
-        ExpectedCase answers{rounded(reference.expected), {}};
-        for (const auto& [id, mistaken] : reference.mistakes) answers.mistakes.emplace(id, rounded(mistaken));
-        return answers;
+        return made(exercise, inputs, {});
+    }
+
+    std::optional<ExpectedCase> answers_from_given(const Exercise& exercise, const InputList& inputs,
+                                                   const Values& given) const override {
+        return made(exercise, inputs, given);
     }
 
 private:
+    static ExpectedCase made(const Exercise& exercise, const InputList& inputs, const Values& given) {
+        const Values values = parse_inputs(input_text(inputs), exercise.id + " inputs");
+        const ReferenceAnswers reference = reference_answers_with_mistakes(exercise.id, values, exercise.mistakes, given);
+        ExpectedCase answers{rounded(reference.expected), {}};
+        for (const auto& [id, mistaken] : reference.mistakes) answers.mistakes.emplace(id, rounded(mistaken));
+        // a porting name of a student's slip that gives the same answers here is that slip
+        for (auto it = answers.mistakes.begin(); it != answers.mistakes.end();) {
+            const MistakeEntry* entry = find_mistake(it->first);
+            auto same = entry && !entry->same_slip_as.empty() ? answers.mistakes.find(entry->same_slip_as) : answers.mistakes.end();
+            if (same != answers.mistakes.end() && same_texts(same->second, it->second)) it = answers.mistakes.erase(it);
+            else ++it;
+        }
+        return answers;
+    }
+
+    static bool same_texts(const Values& a, const Values& b) {
+        if (a.size() != b.size()) return false;
+        for (const auto& [name, value] : a)
+            if (!b.count(name) || expected_text(value) != expected_text(b.at(name))) return false;
+        return true;
+    }
     static Values rounded(const Values& values) {
         Values answers;
         for (const auto& [name, value] : values) answers.emplace(name, expected_value(expected_text(value)));

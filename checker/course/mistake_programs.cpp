@@ -58,7 +58,34 @@ fs::path program_for(const fs::path& root, const MistakeProgram& p, const Exerci
     return program;
 }
 
+// A number as a double program prints it: 17 significant digits.
+std::string printed(const Real& x) { return fmt::format("{:.16e}", x.convert_to<double>()); }
+
+std::string printed(const Value& value) {
+    auto row = [](auto begin, auto end) {
+        std::string out = "[";
+        for (auto it = begin; it != end; ++it) out += (it == begin ? "" : ", ") + printed(*it);
+        return out + "]";
+    };
+    if (auto* x = std::get_if<Real>(&value)) return printed(*x);
+    if (auto* v = std::get_if<Vector<Real>>(&value)) return row(v->begin(), v->end());
+    if (auto* m = std::get_if<Matrix<Real>>(&value)) {
+        std::string out = "[";
+        for (std::size_t r = 0; r < m->rows; ++r) out += (r ? ", " : "") + row(m->row(r).begin(), m->row(r).end());
+        return out + "]";
+    }
+    return format_value(value, 17);
+}
+
 }  // namespace
+
+std::string synthetic_output(const Exercise& e, const Values& values) {
+    std::string out;
+    for (const AnswerSpec& spec : e.answers)
+        if (auto it = values.find(spec.name); it != values.end())
+            out += spec.name + " = " + (spec.kind == AnswerKind::integer ? format_value(it->second, 30) : printed(it->second)) + "\n";
+    return out;
+}
 
 std::vector<MistakeProgram> mistake_programs(const fs::path& root) {
     std::vector<MistakeProgram> all;
@@ -110,8 +137,12 @@ std::vector<std::string> mistake_program_faults(const fs::path& root, const Exer
     if (p.file.parent_path().filename() != p.mistake) faults.push_back("its folder is not named " + p.mistake);
     const fs::path program = program_for(root, p, e, scratch);
     ExerciseResult r = check_program(e, program, inputs_for(e, p), run, {});
-    if (p.mistake == "hard_coded")  // check's quiet probe, as the workspace runs it
-        mark_hard_coded(r, check_program(e, program, variant_inputs(e, variant_seed("hard_coded_probe", e.id)), run, {}));
+    if (p.mistake == "hard_coded") {  // check's quiet probe, as the workspace runs it
+        const std::uint64_t seed = variant_seed("hard_coded_probe", e.id);
+        ExerciseResult probed = check_program(e, program, variant_inputs(e, seed), run, {});
+        probed.variant = seed;
+        mark_hard_coded(r, probed, variant_inputs(e, seed));
+    }
     bool found = false;
     for (const PartResult& part : r.parts) {
         if (part.diagnosis && part.diagnosis->id != p.mistake)

@@ -37,4 +37,9 @@ std::vector<std::string> mistake_program_faults(const std::filesystem::path& roo
                                                 const MistakeProgram& program, const RunSettings& run,
                                                 const std::filesystem::path& scratch);
 
+// What a student's double program that computed `values` prints: each answer of the exercise on
+// its line, numbers to 17 significant digits (%.16e), integers whole. The program the property
+// checks feed the judge (a mistake's answers made by the reference), with no compile.
+std::string synthetic_output(const Exercise& exercise, const Values& values);
+
 }  // namespace blockcheck

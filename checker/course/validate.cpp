@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <mutex>
 
 namespace blockcheck {
 namespace {
@@ -118,10 +119,12 @@ const Values* mistaken_answers(const ExpectedCase& answers, const std::string& i
     return nullptr;
 }
 
+// Alike far below any printed digit (same_answer): a mistake that changes an answer only by the
+// reference's own rounding changes nothing.
 bool same_answers(const Values& a, const Values& b) {
     for (const auto& [name, value] : a) {
         const auto other = b.find(name);
-        if (other == b.end() || expected_text(value) != expected_text(other->second)) return false;
+        if (other == b.end() || !same_answer(value, other->second)) return false;
     }
     return true;
 }
@@ -133,61 +136,63 @@ bool changes_an_answer(const ExpectedCase& answers, const std::string& id) {
     return false;
 }
 
-// Every mistake the definition declares is made by the reference on the book's inputs and
-// changes some answer there, or, where the book's inputs cannot show it (a symmetric weight
-// hides transposed_weights), on one of the first `variant_seeds` variants: a mistake that always
-// gives the right answers could never be told from a right program.
-void check_mistakes(const Exercise& e, const std::string& file, int variant_seeds, std::vector<Problem>& out) {
-    ExpectedCase book;
-    try {
-        book = e.expected->answers_and_mistakes(e, e.inputs);
-    } catch (const std::exception&) {
-        return;  // the reference's failure is reported by check_references
-    }
-    for (std::size_t i = 0; i < e.mistakes.size(); ++i) {
-        const std::string& id = e.mistakes[i];
-        if (derived_from_expected(id) || changes_an_answer(book, id)) continue;
-        const std::string field = fmt::format("mistakes[{}] ({})", i, id);
-        if (!mistaken_answers(book, id)) {
-            out.push_back({file, field,
-                           {"the reference never makes this mistake on the book's inputs: it must consult "
-                            "in.mistake(\"" + id + "\") where the mechanism is computed",
-                            "参考解答在书中的输入上从未犯这个错误：应在计算该机制处调用 in.mistake(\"" + id + "\")"}});
-            continue;
+// Every mistake the reference makes on this exercise (it runs the mechanism the mistake switches)
+// and that changes an answer on the book's inputs or one of the first `seeds` variants, fed back
+// as a double program's output with no compile, is named on the parts it changes and nothing else
+// is named; a mistake no case tells from another (mistake_coverage's identical pairs) may be left
+// unnamed but never gets the other's name.
+void check_mistakes_named(const Exercise& e, const std::string& file, int seeds, std::vector<Problem>& out) {
+    const MistakeCoverage coverage = mistake_coverage(e, seeds);
+    for (const MistakeCoverage::Row& row : coverage.rows) {
+        if (!row.book && row.variants.empty()) continue;
+        const InputList inputs = row.book ? e.inputs : variant_inputs(e, std::uint64_t(row.variants.front()));
+        ExpectedCase answers;
+        try {
+            answers = e.expected->answers_and_mistakes(e, inputs);
+        } catch (const std::exception&) {
+            continue;  // reported by check_references
         }
-        bool seen = false;
-        for (int s = 1; s <= variant_seeds && !seen && !e.variants.empty(); ++s) try {
-                seen = changes_an_answer(e.expected->answers_and_mistakes(e, variant_inputs(e, std::uint64_t(s))), id);
-            } catch (const std::exception&) {
-                // a variant the reference cannot answer is reported by check_references
+        const Values* made = mistaken_answers(answers, row.id);
+        if (!made) continue;
+        const bool twin = std::any_of(coverage.identical.begin(), coverage.identical.end(),
+                                      [&](const auto& pair) { return pair.first == row.id || pair.second == row.id; });
+        const ExerciseResult r = grade_output(e, inputs, synthetic_output(e, *made), {});
+        bool named = false;
+        std::string others;
+        for (const PartResult& p : r.parts)
+            for (const Diagnosis& d : named_diagnoses(p)) {
+                if (d.id == row.id) named = true;
+                else if (!twin && d.id != "float_precision") others += (others.empty() ? "" : ", ") + p.name + ": " + d.id;
             }
-        if (!seen)
-            out.push_back({file, field,
-                           {fmt::format("on the book's inputs and on {} variants this mistake gives exactly the right "
-                                        "answers, so it could never be diagnosed: change the inputs or drop the mistake",
-                                        variant_seeds),
-                            fmt::format("在书中的输入和 {} 个变体上，这个错误给出的答案都与正确答案完全相同，因而无法诊断："
-                                        "请更换输入或删去该错误",
-                                        variant_seeds)}});
+        const std::string where = row.book ? "the book's inputs" : fmt::format("variant {}", row.variants.front());
+        if (!others.empty())
+            out.push_back({file, "mistakes." + row.id,
+                           {fmt::format("its own answers on {} are told another mistake ({})", where, others),
+                            fmt::format("它在{}上的答案被诊断为另一个错误（{}）", row.book ? "书中的输入" : where, others)}});
+        else if (!named && !twin)
+            out.push_back({file, "mistakes." + row.id,
+                           {fmt::format("its own answers on {} are not named", where),
+                            fmt::format("它在{}上的答案没有被诊断出来", row.book ? "书中的输入" : where)}});
     }
 }
 
-// An exercise with numeric answers declares at least `least` mistakes of its mechanisms (a generic
-// one, a sign or a factor, says nothing of what the exercise teaches).
-void check_mechanism_mistakes(const Exercise& e, const std::string& file, std::vector<Problem>& out) {
+// An exercise with numeric answers runs at least `least` mechanisms' mistakes that show on its
+// cases (a generic one, a sign or a factor, says nothing of what the exercise teaches).
+void check_mechanism_mistakes(const Exercise& e, const std::string& file, int seeds, std::vector<Problem>& out) {
     constexpr std::size_t least = 3;
     const bool numeric = std::any_of(e.answers.begin(), e.answers.end(), [](const AnswerSpec& a) {
         return a.kind != AnswerKind::boolean && a.kind != AnswerKind::choice;
     });
-    const auto count = static_cast<std::size_t>(std::count_if(e.mistakes.begin(), e.mistakes.end(), [](const std::string& id) {
-        const MistakeEntry* m = find_mistake(id);
-        return m && m->mechanism != "generic";
-    }));
+    const MistakeCoverage coverage = mistake_coverage(e, seeds);
+    const auto count = static_cast<std::size_t>(std::count_if(coverage.rows.begin(), coverage.rows.end(),
+                                                              [](const auto& row) { return row.book || !row.variants.empty(); }));
     if (numeric && count < least)
-        out.push_back({file, "mistakes",
-                       {fmt::format("{} declares {} mistakes of its mechanisms; an exercise with numeric answers "
-                                    "declares at least {} (data/mistakes.json lists them)", e.id, count, least),
-                        fmt::format("{} 只声明了 {} 个与其机制相关的错误；有数值答案的练习至少要声明 {} 个（见 data/mistakes.json）",
+        out.push_back({file, "mistakes_excluded",
+                       {fmt::format("{} shows {} mistakes of its mechanisms on its cases; an exercise with numeric answers "
+                                    "shows at least {}: compute its answers through the mechanisms' shared functions, "
+                                    "whose switches make the mistakes (data/mistakes.json)", e.id, count, least),
+                        fmt::format("{} 在其输入上只显示 {} 个与其机制相关的错误；有数值答案的练习至少要有 {} 个："
+                                    "请通过各机制的共享函数计算答案，由其开关制造错误（见 data/mistakes.json）",
                                     e.id, count, least)}});
 }
 
@@ -353,16 +358,9 @@ std::vector<Problem> check_exercise(const fs::path& root, const Exercise& e, con
                                     const ValidateSettings& settings) {
     std::vector<Problem> out;
     check_references(e, settings, relative_to(root, e.file), out);
-    check_mistakes(e, relative_to(root, e.file), settings.mistake_seeds, out);
-    check_mechanism_mistakes(e, relative_to(root, e.file), out);
+    check_mistakes_named(e, relative_to(root, e.file), settings.mistake_seeds, out);
+    check_mechanism_mistakes(e, relative_to(root, e.file), settings.mistake_seeds, out);
     check_mechanisms_drawn(e, relative_to(root, e.file), settings.mistake_seeds, out);
-    for (const auto& [a, b] : mistake_coverage(e, settings.mistake_seeds).identical)
-        out.push_back({relative_to(root, e.file), "mistakes",
-                       {fmt::format("{} and {} give the same answers on the book's inputs and on {} variants: no "
-                                    "program can be told to have made one rather than the other",
-                                    a, b, settings.mistake_seeds),
-                        fmt::format("{} 与 {} 在书中的输入和 {} 个变体上给出的答案完全相同：无法分辨程序犯的是哪一个",
-                                    a, b, settings.mistake_seeds)}});
     check_template(root, e, run, out);
     check_solved(root, e, run, settings, out);
     check_mistake_programs(root, e, run, out);
@@ -376,7 +374,7 @@ std::string problem_line(const Problem& p, Lang lang) { return fmt::format("{}: 
 namespace blockcheck {
 namespace {
 
-// The case's answers of every declared mistake the reference makes, by id (its first key).
+// The case's answers of every mistake the reference makes, by id (its first key).
 std::map<std::string, Values> by_id(const Exercise& e, const ExpectedCase& answers) {
     std::map<std::string, Values> out;
     for (const std::string& id : e.mistakes)
@@ -387,10 +385,17 @@ std::map<std::string, Values> by_id(const Exercise& e, const ExpectedCase& answe
 }  // namespace
 
 MistakeCoverage mistake_coverage(const Exercise& e, int seeds) {
+    static std::mutex mutex;
+    static std::map<std::pair<std::string, int>, MistakeCoverage> known;  // per exercise file and seeds
+    std::string what = e.file.string() + "\n" + e.id + "\n" + e.variants.dump() + "\n";  // an exercise edited in a test is another
+    for (const std::string& id : e.mistakes) what += id + ",";
+    const std::pair<std::string, int> key{what, seeds};
+    {
+        const std::lock_guard lock(mutex);
+        if (auto it = known.find(key); it != known.end()) return it->second;
+    }
     MistakeCoverage coverage;
-    std::vector<std::string> ids;
-    for (const std::string& id : e.mistakes)
-        if (!derived_from_expected(id)) ids.push_back(id), coverage.rows.push_back({id, false, {}});
+    std::map<std::string, MistakeCoverage::Row> rows;  // the mistakes the reference makes on some case
     std::map<std::pair<std::string, std::string>, bool> told_apart;
     for (int s = 0; s <= (e.variants.empty() ? 0 : seeds); ++s) {
         ExpectedCase answers;
@@ -400,39 +405,51 @@ MistakeCoverage mistake_coverage(const Exercise& e, int seeds) {
             continue;  // reported by check_references
         }
         const std::map<std::string, Values> made = by_id(e, answers);
-        for (MistakeCoverage::Row& row : coverage.rows)
-            if (changes_an_answer(answers, row.id)) {
-                if (s == 0) row.book = true;
-                else row.variants.push_back(s);
-            }
-        for (std::size_t i = 0; i < ids.size(); ++i)
-            for (std::size_t j = i + 1; j < ids.size(); ++j) {
-                auto a = made.find(ids[i]), b = made.find(ids[j]);
-                if (a == made.end() || b == made.end() || !same_answers(a->second, b->second))
-                    told_apart[{ids[i], ids[j]}] = true;
-            }
+        for (const auto& [id, values] : made) {
+            MistakeCoverage::Row& row = rows.try_emplace(id, MistakeCoverage::Row{id, false, {}}).first->second;
+            if (!changes_an_answer(answers, id)) continue;
+            if (s == 0) row.book = true;
+            else row.variants.push_back(s);
+        }
+        for (const auto& [a, va] : made)
+            for (const auto& [b, vb] : made)
+                if (a < b && (!same_answers(va, vb) || !same_answers(vb, va))) told_apart[{a, b}] = true;
     }
-    for (std::size_t i = 0; i < ids.size(); ++i)
-        for (std::size_t j = i + 1; j < ids.size(); ++j)
-            if (!told_apart[{ids[i], ids[j]}]) coverage.identical.emplace_back(ids[i], ids[j]);
-    return coverage;
+    for (const std::string& id : e.mistakes)  // in the catalogue's order
+        if (rows.count(id)) coverage.rows.push_back(rows.at(id));
+    for (const auto& a : coverage.rows)
+        for (const auto& b : coverage.rows)
+            if (a.id < b.id && (a.book || !a.variants.empty()) && (b.book || !b.variants.empty()) && !told_apart[{a.id, b.id}])
+                coverage.identical.emplace_back(a.id, b.id);
+    const std::lock_guard lock(mutex);
+    return known.emplace(key, coverage).first->second;
 }
 
 std::string coverage_doc(const std::vector<const Exercise*>& exercises, int seeds) {
     std::string doc = fmt::format(
-        "# Where each declared mistake shows\n\n"
-        "Written by `blockcheck validate --coverage` (a test keeps it true). For every exercise, each mistake "
-        "its definition declares and the reference makes: whether it changes an answer on the book's inputs, "
-        "and on how many of the first {} variants. A mistake read off the expected value (a sign, a factor, a "
-        "32-bit wrap) shows wherever its part is not zero and is not listed.\n",
+        "# Where each mistake shows\n\n"
+        "Written by `blockcheck validate --coverage` (a test keeps it true). A mistake belongs to the mechanism "
+        "it switches: every exercise whose reference runs that mechanism makes it, with no declaration. For "
+        "every exercise, each mistake its reference makes: whether it changes an answer on the book's inputs, "
+        "and on how many of the first {} variants (a mistake made but changing nothing there is listed with "
+        "0). Pairs no case tells apart are listed after the table; such a program is named neither. Mistakes "
+        "an exercise excludes are listed with its reason. A mistake read off the expected value (a sign, a "
+        "factor, a 32-bit wrap) shows wherever its part is not zero and is not listed.\n",
         seeds);
     for (const Exercise* e : exercises) {
         const MistakeCoverage coverage = mistake_coverage(*e, seeds);
-        if (coverage.rows.empty()) continue;
+        if (coverage.rows.empty() && e->mistakes_excluded.empty()) continue;
         doc += fmt::format("\n## {}\n\n| mistake | book | variants 1-{} |\n|---|---|---|\n", e->id, seeds);
         for (const MistakeCoverage::Row& row : coverage.rows)
             doc += fmt::format("| `{}` | {} | {}/{} |\n", row.id, row.book ? "yes" : "no", row.variants.size(),
                                e->variants.empty() ? 0 : seeds);
+        if (!coverage.identical.empty()) {
+            doc += "\nNo case tells apart:";
+            for (const auto& [a, b] : coverage.identical) doc += fmt::format(" `{}` and `{}`;", a, b);
+            doc.back() = '.';
+            doc += "\n";
+        }
+        for (const auto& [id, reason] : e->mistakes_excluded) doc += fmt::format("\nExcluded `{}`: {}\n", id, reason.en);
     }
     return doc;
 }

@@ -112,11 +112,12 @@ std::optional<PartResult> grade_undefined(const AnswerSpec& spec, const ProgramL
     // undefined is correct iff the reference is undefined
     if (expected_undefined && given_undefined)
         return part_result(spec, &given, Verdict::correct, {"correct: the quantity has no value here", "正确：此处该量没有值"});
+    // never "it is undefined": that is the answer; only with --reveal
     if (expected_undefined)
         return part_result(spec, &given, Verdict::wrong,
-                           {"wrong: this quantity has no value here (it is undefined), but the output gives " +
-                                shape_of(given.value).en,
-                            "错误：此处该量没有值（undefined），但输出给出了" + shape_of(given.value).zh});
+                           join({"wrong: the output gives " + shape_of(given.value).en + ", and that is not this part's answer",
+                                 "错误：输出给出了" + shape_of(given.value).zh + "，这不是这一项的答案"},
+                                reveal_text(expected, options)));
     return part_result(spec, &given, Verdict::wrong,
                        join({"wrong: the output says undefined, but this quantity has a value here",
                              "错误：输出为 undefined，但此处该量是有值的"},

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace blockcheck {
 
@@ -70,10 +71,19 @@ struct PartResult {
     int line = 0;                                // the answer's line; 0 when missing
     bool inexact = false;                        // correct within the declared precision, not to double's
     std::optional<Diagnosis> diagnosis;
+    std::vector<Diagnosis> diagnoses;   // two mistakes named together (then `diagnosis` is empty)
+    std::vector<Text> notes;            // a step that follows from the student's own earlier values, a
+                                        // property the numbers break, a variant the program fails
+    std::optional<double> follow_through;  // set when a step follows from the student's own earlier values:
+                                           // the score it earns there (0 when made trivial by zeros upstream)
+    std::string given;                  // the line's value as printed (for comparing runs)
 };
 
 struct AnswerCompareOptions {
     bool reveal = false;  // show the expected value and the explanation in wrong messages
+    // credit a step computed correctly from the student's own wrong earlier values (its
+    // follow_through score; reported always, given only when asked: `grade --follow-through`)
+    bool follow_through = false;
 };
 
 // Grades one part; `given` is nullptr when the output has no line for it.

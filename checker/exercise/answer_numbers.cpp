@@ -209,6 +209,10 @@ Text error_text(const ElementGrade& g, const AnswerSpec& spec) {
                 fmt::format("差了 {}；答案写出的位数超过 double 所能保存的位数，每一位都要算对，所以误差不超过 {} 才算对",
                             off, bound)};
     const Text asked = spec.precision.describe();
+    // a number asked to 0 decimal places is a whole number: no "off by" that would give it away
+    if (spec.precision.unit == Precision::decimals && spec.precision.places == 0)
+        return {"not the whole number asked for (0 decimal places: the value rounded to a whole number)",
+                "不是所求的整数（0 位小数：把值四舍五入到整数）"};
     const std::string turn_en = spec.kind == AnswerKind::angle ? " (modulo a full turn)" : "";
     const std::string turn_zh = spec.kind == AnswerKind::angle ? "（按整圈取模）" : "";
     return {fmt::format("off by {}{}; {} asked, so up to {} is accepted", off, turn_en, asked.en, bound),

@@ -78,6 +78,7 @@ PartResult part_result(const AnswerSpec& spec, const ProgramLine* given, Verdict
     r.score = verdict == Verdict::correct || verdict == Verdict::grader_fault ? spec.points : 0;
     r.message = std::move(message);
     r.line = given ? given->line : 0;
+    if (given) r.given = given->text.substr(given->text.find('=') == std::string::npos ? 0 : given->text.find('=') + 1);
     return r;
 }
 

@@ -68,6 +68,52 @@ AnswerSpec read_answer(const Json& json, const std::string& where, std::vector<s
     return spec;
 }
 
+// "steps": {"part": ["part feeding it", ...]}: every name an answer, each feed an answer before the part.
+void read_steps(const Json& steps, const std::string& where, Exercise& e) {
+    if (!steps.is_object()) throw InputFileError(where + ": expected {\"part\": [\"part feeding it\", ...]}, got " + json_shown(steps));
+    auto position = [&](const std::string& name) {
+        for (std::size_t i = 0; i < e.answers.size(); ++i)
+            if (e.answers[i].name == name) return i;
+        return e.answers.size();
+    };
+    for (const AnswerSpec& spec : e.answers) {
+        if (!steps.contains(spec.name)) continue;
+        const Json& feeds = steps[spec.name];
+        if (!feeds.is_array()) throw InputFileError(where + "." + spec.name + ": expected a list of answers, got " + json_shown(feeds));
+        std::vector<std::string> names;
+        for (const Json& feed : feeds) {
+            const std::string name = feed.is_string() ? feed.get<std::string>() : json_shown(feed);
+            if (position(name) >= position(spec.name))
+                throw InputFileError(where + "." + spec.name + ": \"" + name + "\" is not an answer printed before it");
+            names.push_back(name);
+        }
+        e.steps.emplace_back(spec.name, names);
+    }
+    for (const auto& [name, feeds] : steps.items())
+        if (position(name) == e.answers.size()) throw InputFileError(where + "." + name + ": no answer of that name");
+}
+
+// "properties": {"part": {"kind": "pair_length_kept" | "rms_one" | "kv_bytes_multiple" |
+// "group_divides" | "rows_sum_to_one", argument: input name, ...}}.
+void read_properties(const Json& properties, const std::string& where, Exercise& e) {
+    if (!properties.is_object()) throw InputFileError(where + ": expected {\"part\": {\"kind\": ..., ...}}, got " + json_shown(properties));
+    for (const auto& [part, property] : properties.items()) {
+        const std::string at = where + "." + part;
+        if (std::none_of(e.answers.begin(), e.answers.end(), [&](const AnswerSpec& a) { return a.name == part; }))
+            throw InputFileError(at + ": no answer of that name");
+        if (!property.is_object() || !property.contains("kind") || !known_property(property["kind"].get<std::string>()))
+            throw InputFileError(at + ".kind: expected one of " + property_kinds());
+        for (const auto& [argument, input] : property.items()) {
+            if (argument == "kind") continue;
+            const std::string name = input.is_string() ? input.get<std::string>() : json_shown(input);
+            const bool whole = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (!whole && std::none_of(e.inputs.begin(), e.inputs.end(), [&](const auto& i) { return i.first == name; }))
+                throw InputFileError(at + "." + argument + ": \"" + name + "\" is no input of this exercise");
+        }
+        e.properties.emplace(part, property);
+    }
+}
+
 Exercise read_fields(const Json& json, const std::filesystem::path& file, const std::string& where);
 
 // Every field is checked here, so that nothing downstream (the variants' generator, the
@@ -85,7 +131,7 @@ Exercise read_exercise(const std::filesystem::path& file) {
 Exercise read_fields(const Json& json, const std::filesystem::path& file, const std::string& where) {
     if (!json.is_object()) throw InputFileError(where + " expected an object, got " + json_shown(json));
     only_known_fields(json, {"id", "chapter", "kind", "order", "section", "title", "source", "prompt", "inputs", "variants",
-                             "answers", "hints", "mistakes", "points"},
+                             "answers", "hints", "mistakes", "mistakes_excluded", "steps", "properties", "points"},
                       where);
     Exercise e;
     e.file = file;
@@ -130,15 +176,24 @@ Exercise read_fields(const Json& json, const std::filesystem::path& file, const 
         e.answers.push_back(read_answer(answers[i], field_path(where, fmt::format("answers[{}]", i)), options));
         if (!options.empty()) e.options[e.answers.back().name] = options;
     }
-    if (json.contains("mistakes")) {
-        const Json& list = json["mistakes"];
-        if (!list.is_array()) throw InputFileError(field_path(where, "mistakes") + ": expected a list of mistake ids, got " + json_shown(list));
-        for (const Json& id : list) {
-            const std::string name = id.is_string() ? id.get<std::string>() : json_shown(id);
-            require_known_mistake(name, field_path(where, "mistakes"));
-            e.mistakes.push_back(name);
+    if (json.contains("mistakes"))
+        throw InputFileError(field_path(where, "mistakes") +
+                             ": mistakes are no longer declared per exercise: every mistake of data/mistakes.json is tried "
+                             "where the reference runs its mechanism; list one the exercise must not name under "
+                             "\"mistakes_excluded\": {\"id\": {\"en\": reason, \"zh\": reason}}");
+    if (json.contains("mistakes_excluded")) {
+        const Json& excluded = json["mistakes_excluded"];
+        const std::string at = field_path(where, "mistakes_excluded");
+        if (!excluded.is_object())
+            throw InputFileError(at + ": expected {\"mistake id\": {\"en\": reason, \"zh\": reason}}, got " + json_shown(excluded));
+        for (const auto& [id, reason] : excluded.items()) {
+            require_known_mistake(id, at);
+            e.mistakes_excluded.emplace(id, text_of(reason, at + "." + id));
         }
     }
+    e.mistakes = mechanism_mistakes(e.mistakes_excluded);
+    if (json.contains("steps")) read_steps(json["steps"], field_path(where, "steps"), e);
+    if (json.contains("properties")) read_properties(json["properties"], field_path(where, "properties"), e);
     if (json.contains("hints"))
         for (std::size_t i = 0; i < list_field(json, "hints", where).size(); ++i)
             e.hints.push_back(text_of(json["hints"][i], field_path(where, fmt::format("hints[{}]", i))));

@@ -30,7 +30,17 @@ struct Exercise {
     std::vector<AnswerSpec> answers;
     std::map<std::string, std::vector<std::string>> options;  // choice answers: their letters
     std::vector<Text> hints;
-    std::vector<std::string> mistakes;       // classic mistakes diagnosed, computed by the reference
+    // The mistakes tried: every catalogue entry a switch of a mechanism makes (the reference runs it
+    // where it computes that mechanism; one it never consults changes nothing), less those excluded.
+    std::vector<std::string> mistakes;
+    std::map<std::string, Text> mistakes_excluded;  // mistake id -> why this exercise never names it
+    // Which parts feed which ("steps": {"silu": ["gate"], ...}), in the answers' order: a wrong
+    // part is judged from the student's own printed values of the parts that feed it (a part
+    // listed with no feeds is a first step, computed from the inputs alone).
+    std::vector<std::pair<std::string, std::vector<std::string>>> steps;
+    // A property every right value of a part has ("properties": {"part": {"kind": ..., arguments
+    // naming inputs}}; kinds in diagnosis.hpp), said of a wrong part no mistake explains.
+    std::map<std::string, nlohmann::ordered_json> properties;
     std::filesystem::path file;              // where the definition was read from
     std::shared_ptr<const ExpectedAnswers> expected;  // where its expected answers come from
 

@@ -43,6 +43,12 @@ public:
     virtual Values answers(const Exercise& exercise, const InputList& inputs) const = 0;
     // The same with the mistakes' answers, for diagnosis.
     virtual ExpectedCase answers_and_mistakes(const Exercise& exercise, const InputList& inputs) const = 0;
+    // The answers with the parts in `given` taken as a student printed them, each later step
+    // computed from them, and each mistake's answers the same way (a step judged from the student's
+    // own numbers); nullopt when the provider cannot (the student edition has no references).
+    virtual std::optional<ExpectedCase> answers_from_given(const Exercise&, const InputList&, const Values&) const {
+        return std::nullopt;
+    }
     // The variant seeds it can grade, when it cannot grade every seed.
     virtual std::optional<std::vector<std::uint64_t>> carried_variants() const { return std::nullopt; }
 };

@@ -1,6 +1,7 @@
 #include "checker/exercise/grading.hpp"
 
 #include "checker/exercise/diagnosis.hpp"
+#include "checker/exercise/variants.hpp"
 #include "checker/run/run_cache.hpp"
 
 #include <fmt/format.h>
@@ -8,6 +9,8 @@
 #include <regex>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <csignal>
 #include <cstring>
 
@@ -24,6 +27,34 @@ void settle_status(ExerciseResult& r) {
         none_given = none_given && p.verdict == Verdict::missing;
     }
     r.status = all_correct ? "done" : none_given ? "not_done" : "failing";
+}
+
+// A printed value with its spaces taken out, so "[1, 2]" and "[1,2]" compare alike.
+std::string normalized_printed(const std::string& text) {
+    std::string out;
+    for (char c : text)
+        if (c != ' ' && c != '\t') out += c;
+    return out;
+}
+
+// "right on the book's inputs, wrong on variant 7 (x = ...): run `blockcheck run ID --variant 7`",
+// with what that variant's grading diagnosed, if anything.
+Text variant_failed_note(const std::string& id, const ExerciseResult& variant, const PartResult& part,
+                         const InputList& inputs) {
+    std::string shown;
+    for (const auto& [name, value] : inputs) shown += (shown.empty() ? "" : "; ") + name + " = " + value;
+    if (shown.size() > 300) shown = shown.substr(0, 300) + " ...";
+    const std::string seed = variant.variant ? std::to_string(*variant.variant) : "?";
+    Text note{fmt::format("right on the book's inputs, wrong on these: variant {} ({}); `blockcheck run {} --variant {}` "
+                          "runs them",
+                          seed, shown, id, seed),
+              fmt::format("在书中的输入上正确，在这些输入上错误：变体 {}（{}）；用 `blockcheck run {} --variant {}` 运行它们",
+                          seed, shown, id, seed)};
+    std::vector<Diagnosis> said = part.diagnoses;
+    if (part.diagnosis) said.insert(said.begin(), *part.diagnosis);
+    for (const Diagnosis& d : said)
+        note = {note.en + "; on that variant: " + d.message.en, note.zh + "；在该变体上：" + d.message.zh};
+    return note;
 }
 
 }  // namespace
@@ -161,6 +192,14 @@ static void diagnose(const Exercise& exercise, const InputList& inputs, const Pr
             // no mistakes' answers for these inputs: only the generic diagnoses
         }
     diagnose_program(given, mistakes);
+    if (any_wrong && !exercise.steps.empty())  // step by step, from the student's own numbers
+        diagnose_steps(given, exercise.steps, [&](const Values& own) {
+            return exercise.expected->answers_from_given(exercise, inputs, own);
+        });
+    if (any_wrong && !exercise.properties.empty()) try {
+            note_broken_properties(given, exercise.properties, parse_inputs(input_text(inputs), exercise.id + " inputs"));
+        } catch (const std::exception&) {
+        }
 }
 
 ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, std::string_view output,
@@ -192,6 +231,9 @@ ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, s
         }
     }
     diagnose(exercise, inputs, parsed, expected, r.parts);
+    if (options.follow_through)
+        for (PartResult& p : r.parts)
+            if (p.follow_through) p.score = *p.follow_through;
     std::vector<std::string> answer_names;
     for (const AnswerSpec& spec : exercise.answers) answer_names.push_back(spec.name);
     for (const ProtocolIssue& issue : parsed.issues)
@@ -278,13 +320,74 @@ ExerciseResult grade_run(const Exercise& exercise, const InputList& inputs, cons
     return r;
 }
 
-void mark_hard_coded(ExerciseResult& book, const ExerciseResult& variant) {
+void mark_hard_coded(ExerciseResult& book, const ExerciseResult& variant, const InputList& inputs) {
     for (PartResult& part : book.parts) {
         if (part.verdict != Verdict::correct) continue;
         auto other = std::find_if(variant.parts.begin(), variant.parts.end(), [&](const PartResult& p) { return p.name == part.name; });
-        // a wrong the variant explains otherwise (float precision, a classic mistake) is not hard-coding
-        if (other != variant.parts.end() && other->verdict == Verdict::wrong && !other->diagnosis)
+        if (other == variant.parts.end() || other->verdict != Verdict::wrong) continue;
+        // printed the same whatever the inputs: the book's numbers, not computed
+        if (!part.given.empty() && normalized_printed(other->given) == normalized_printed(part.given)) {
             part.diagnosis = Diagnosis{"hard_coded", mistake_message("hard_coded")};
+            continue;
+        }
+        // computed, but wrong on these inputs: say where, and what the variant's own diagnosis said
+        part.notes.push_back(variant_failed_note(book.id, variant, *other, inputs));
+    }
+}
+
+// True when mistake `id`'s answers differ from the right ones on these inputs in one of `parts`.
+static bool mistake_shows(const Exercise& exercise, const InputList& inputs, const std::string& id,
+                          const std::set<std::string>& parts) {
+    try {
+        const ExpectedCase c = expected_answers_and_mistakes(exercise, inputs);
+        for (const auto& [key, values] : c.mistakes) {
+            if (mistake_id(key) != id) continue;
+            for (const std::string& part : parts)
+                if (values.count(part) && c.answers.count(part) &&
+                    !same_answer(values.at(part), c.answers.at(part)))
+                    return true;
+        }
+    } catch (const std::exception&) {
+    }
+    return false;
+}
+
+void confirm_diagnoses(const Exercise& exercise, ExerciseResult& result, const std::string& student,
+                       const std::function<ExerciseResult(const InputList&)>& rerun) {
+    if (exercise.variants.empty()) return;
+    std::map<std::string, std::set<std::string>> named;  // id -> the parts it is named on
+    for (const PartResult& p : result.parts)
+        for (const Diagnosis& d : named_diagnoses(p))
+            if (!derived_from_expected(d.id)) named[d.id].insert(p.name);  // a sign, a factor: read off the value
+    if (named.empty()) return;
+    const auto carried = exercise.expected->carried_variants();
+    if (carried && carried->empty()) return;
+    std::set<std::string> refuted;
+    for (int k = 0; k < confirming_variants; ++k) {
+        std::uint64_t seed = variant_seed(student + "/confirm/" + std::to_string(k), exercise.id);
+        if (carried) seed = (*carried)[seed % carried->size()];
+        const InputList inputs = variant_inputs(exercise, seed);
+        const ExerciseResult other = rerun(inputs);
+        for (const auto& [id, parts] : named) {
+            if (refuted.count(id)) continue;
+            const bool again = std::any_of(other.parts.begin(), other.parts.end(), [&](const PartResult& p) {
+                const auto all = named_diagnoses(p);
+                return std::any_of(all.begin(), all.end(), [&](const Diagnosis& d) { return d.id == id; });
+            });
+            if (again) continue;
+            // not repeated: consistent only where the mistake changes nothing and the program is right
+            // there, or the step follows from the program's own earlier values there (it cannot tell)
+            const bool shows = mistake_shows(exercise, inputs, id, parts);
+            const bool consistent = std::all_of(other.parts.begin(), other.parts.end(), [&](const PartResult& p) {
+                return !parts.count(p.name) || p.follow_through.has_value() || (p.verdict == Verdict::correct && !shows);
+            });
+            if (!consistent) refuted.insert(id);
+        }
+    }
+    // never named by coincidence: a mistake the program does not repeat on other inputs is dropped
+    for (PartResult& p : result.parts) {
+        if (p.diagnosis && refuted.count(p.diagnosis->id)) p.diagnosis.reset();
+        std::erase_if(p.diagnoses, [&](const Diagnosis& d) { return refuted.count(d.id) > 0; });
     }
 }
 
@@ -325,6 +428,12 @@ ExerciseResult check_program(const Exercise& exercise, const std::filesystem::pa
                               ? run_remembered(build.binary, input_text(inputs), settings.limits)
                               : run_process({build.binary.string()}, input_text(inputs), settings.limits, workdir, settings.sandbox);
     ExerciseResult r = grade_run(exercise, inputs, run, settings.limits, options);
+    // a mistake named is confirmed on other inputs, seeded from the program (its binary's content name)
+    confirm_diagnoses(exercise, r, build.binary.filename().string(), [&](const InputList& other) {
+        return grade_run(exercise, other,
+                         run_process({build.binary.string()}, input_text(other), settings.limits, workdir, settings.sandbox),
+                         settings.limits, options);
+    });
     r.compile_seconds = build.seconds;
     r.run_seconds = run.wall_seconds;
     add_compile_notes(r, build);

@@ -6,6 +6,7 @@
 #include "checker/exercise/exercise_set.hpp"
 #include "checker/exercise/protocol.hpp"
 
+#include <functional>
 #include <optional>
 
 namespace blockcheck {
@@ -57,9 +58,22 @@ ExerciseResult grade_run(const Exercise& exercise, const InputList& inputs, cons
                          const AnswerCompareOptions& options);
 
 // `check`'s quiet probe for constants printed instead of computed: given the same program's
-// result on one variant, each part right on the book's inputs and wrong there, with no other
-// diagnosis to explain it, keeps its score and gets the hard_coded diagnosis.
-void mark_hard_coded(ExerciseResult& book, const ExerciseResult& variant);
+// result on one variant (its `variant` seed set, `inputs` its inputs), each part right on the
+// book's inputs and wrong there gets the hard_coded diagnosis only when it printed the same value
+// on both; otherwise a note: right on the book's inputs, wrong on these (the inputs, the command
+// that runs them, and what the variant's grading diagnosed).
+void mark_hard_coded(ExerciseResult& book, const ExerciseResult& variant, const InputList& inputs);
+
+// Variants a named mistake must reproduce the student's numbers on.
+inline constexpr int confirming_variants = 2;
+
+// Confirms every mistake named in `result` that is made rather than read off the expected value on
+// `confirming_variants` variants seeded from `student` and the exercise (in the student edition,
+// among the variants it carries): `rerun` grades the same program on other inputs; a mistake is
+// kept when it is named there again, or changes nothing there and the program is right there.
+// Otherwise it is dropped: two inputs tell the candidates apart, or nothing is named.
+void confirm_diagnoses(const Exercise& exercise, ExerciseResult& result, const std::string& student,
+                       const std::function<ExerciseResult(const InputList&)>& rerun);
 
 // Where and how programs are built and run.
 struct RunSettings {

@@ -40,6 +40,7 @@ std::vector<MistakeEntry> read_catalogue() {
             if (m.port && m.made_by != "reference" && m.made_by != "block")
                 throw std::logic_error(where + ".port: only a mistake made by the reference or the block");
             if (m.port) m.shown_by = text_of_entry(entry, "shown_by", where);
+            m.same_slip_as = entry.value("same_slip_as", std::string());
             if (std::any_of(all.begin(), all.end(), [&](const MistakeEntry& e) { return e.id == m.id; }))
                 throw std::logic_error(where + ": the id is listed twice");
             all.push_back(std::move(m));
@@ -47,6 +48,10 @@ std::vector<MistakeEntry> read_catalogue() {
             throw std::logic_error(where + ": " + e.what());
         }
     }
+    for (const MistakeEntry& m : all)
+        if (!m.same_slip_as.empty() &&
+            std::none_of(all.begin(), all.end(), [&](const MistakeEntry& e) { return e.id == m.same_slip_as; }))
+            throw std::logic_error("data/mistakes.json: " + m.id + ".same_slip_as: no entry " + m.same_slip_as);
     return all;
 }
 
@@ -78,8 +83,11 @@ std::string mistakes_doc() {
         "Written by `blockcheck validate --mistakes-doc` from data/mistakes.json (a test keeps the two "
         "alike). Each mistake changes exactly one thing: the reference (or the block) makes it with one "
         "switch (`made by: reference`), on changed inputs (`inputs`), or the grader reads it off the "
-        "expected value (`expected`). A mistake is named only when it explains the whole program: every "
-        "part it changes has its value, every part it leaves alone is right.\n\n"
+        "expected value (`expected`). A mistake belongs to its mechanism, not to an exercise: it is tried on "
+        "every exercise whose reference runs the function it switches (an exercise may exclude one, with a "
+        "reason, under `mistakes_excluded`). It is named when it explains the whole program, or one step "
+        "recomputed from the student's own earlier numbers, and the same mistake reproduces the student's "
+        "numbers on other inputs.\n\n"
         "| id | mechanism | made by | the one thing it changes |\n|---|---|---|---|\n";
     for (const MistakeEntry& m : mistake_catalogue())
         doc += fmt::format("| `{}` | {} | {} | {} |\n", m.id, m.mechanism, m.made_by, m.changes.en);

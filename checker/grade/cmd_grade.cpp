@@ -33,7 +33,7 @@ struct GradeOptions {
     std::string out = "grades", cache, shard;
     std::string lms, roster, assignment = "blockcheck";  // --lms, --roster, --lms-assignment
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-    bool variants = false, merge = false, gradescope = false, reveal = false, regrade = false;
+    bool variants = false, merge = false, gradescope = false, reveal = false, regrade = false, follow_through = false;
     bool accept_near_names = false;  // grade a misnamed file as its nearest exercise
     bool book_inputs_only = false;   // a class graded on the book's inputs, not per-student ones
     bool no_sandbox = false;  // grade even where no sandbox works (sandbox_policy.hpp)
@@ -110,6 +110,7 @@ GradeSettings settings_from(const Context& context, const GradeOptions& o) {
     s.jobs = o.jobs;
     s.variants = o.variants;
     s.reveal = o.reveal;
+    s.follow_through = o.follow_through;
     s.regrade = o.regrade;
     s.accept_near_names = o.accept_near_names;
     s.lang = context.lang;
@@ -329,6 +330,8 @@ void add_grade_command(CLI::App& app, Context& context) {
     cmd->add_flag("--accept-near-names", o->accept_near_names,
                   "grade a *.cpp file named after no exercise as the exercise its name is nearest (kv_cache_size.cpp as "
                   "kv_cache_sizes.cpp) when that exercise has no file of its own; by default such files are listed, not graded");
+    cmd->add_flag("--follow-through", o->follow_through,
+                  "credit a step computed correctly from the student's own wrong earlier values (reported either way)");
     cmd->add_flag("--regrade", o->regrade, "grade every student again, even when nothing changed");
     cmd->add_option("--cache", o->cache, "folder of compiled programs, shared between runs (default: OUT/.cache)");
     cmd->add_option("--cpu", o->cpu, "CPU seconds a program may use")->capture_default_str();

@@ -26,7 +26,9 @@ ExerciseRecord to_record(const ExerciseResult& r, Lang lang) {
     rec.compile_seconds = r.compile_seconds;
     rec.run_seconds = r.run_seconds;
     for (const PartResult& p : r.parts) {
-        rec.parts.push_back({p.name, std::string(verdict_name(p.verdict)), p.score, p.max_score, p.message.in(lang)});
+        std::string message = p.message.in(lang);  // the notes (a step from the student's own numbers, ...) follow it
+        for (const Text& note : p.notes) message += (lang == Lang::zh ? "；" : "; ") + note.in(lang);
+        rec.parts.push_back({p.name, std::string(verdict_name(p.verdict)), p.score, p.max_score, message});
         if (p.diagnosis) rec.parts.back().diagnosis_id = p.diagnosis->id, rec.parts.back().diagnosis_message = p.diagnosis->message.in(lang);
     }
     return rec;
@@ -126,7 +128,13 @@ ExerciseRecord ProgramGrader::compile_and_run(const Exercise& e, const std::stri
             std::lock_guard lock(time_mutex_);
             run_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         }
-        result = grade_run(e, inputs, run, settings_.run_limits, AnswerCompareOptions{settings_.reveal});
+        result = grade_run(e, inputs, run, settings_.run_limits, AnswerCompareOptions{settings_.reveal, settings_.follow_through});
+        // a mistake named is confirmed on other inputs (seeded from the program and its case)
+        confirm_diagnoses(e, result, build.binary.filename().string() + "/" + (seed ? std::to_string(*seed) : "book"),
+                          [&](const InputList& other) {
+                              return grade_run(e, other, jail_.run(build.binary, input_text(other), settings_.run_limits),
+                                               settings_.run_limits, AnswerCompareOptions{settings_.reveal, settings_.follow_through});
+                          });
         run_seconds = run.wall_seconds;
         output = run.out;
     }

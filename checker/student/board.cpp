@@ -140,6 +140,10 @@ std::string render_parts(const Exercise& exercise, const ExerciseResult& result,
         if (p.diagnosis)
             out += fmt::format("    {:<{}}  {}{}\n", "", width, tr(lang, "likely mistake: ", "可能的错误："),
                                p.diagnosis->message.in(lang));
+        for (const Diagnosis& d : p.diagnoses)
+            out += fmt::format("    {:<{}}  {}{}\n", "", width, tr(lang, "likely mistake (one of two): ", "可能的错误（两个之一）："),
+                               d.message.in(lang));
+        for (const Text& note : p.notes) out += fmt::format("    {:<{}}  {}\n", "", width, note.in(lang));
     }
     if (!result.note.in(lang).empty())
         out += "\n" + result.note.in(lang) + (result.note.in(lang).ends_with('\n') ? "" : "\n");
@@ -157,6 +161,9 @@ nlohmann::ordered_json result_json(const ExerciseResult& r, Lang lang) {
                                        {"max_score", p.max_score},
                                        {"message", p.message.in(lang)}};
         if (p.diagnosis) part["diagnosis"] = {{"id", p.diagnosis->id}, {"message", p.diagnosis->message.in(lang)}};
+        for (const Diagnosis& d : p.diagnoses) part["diagnoses"].push_back({{"id", d.id}, {"message", d.message.in(lang)}});
+        for (const Text& note : p.notes) part["notes"].push_back(note.in(lang));
+        if (p.follow_through) part["follow_through"] = *p.follow_through;
         parts.push_back(part);
     }
     nlohmann::ordered_json j = {{"id", r.id},   {"status", r.status}, {"score", r.score},

@@ -52,7 +52,10 @@ std::vector<ExerciseResult> Workspace::check(const std::vector<const Exercise*>&
         if (!variant && results[i].status == "done" && !e.variants.empty() && (!carried || !carried->empty())) {
             const std::uint64_t seed = variant_seed("hard_coded_probe", e.id);
             const std::uint64_t probe = carried ? (*carried)[seed % carried->size()] : seed;
-            mark_hard_coded(results[i], check_program(e, source, variant_inputs(e, probe), settings, options));
+            const InputList probe_inputs = variant_inputs(e, probe);
+            ExerciseResult probed = check_program(e, source, probe_inputs, settings, options);
+            probed.variant = probe;
+            mark_hard_coded(results[i], probed, probe_inputs);
         }
     };
     // Two workers: this machine's cores; compiling dominates a cold check.

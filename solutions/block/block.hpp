@@ -45,11 +45,14 @@ struct BlockConfig {
     bool swap_gate_up = false;        // true: W_up read as the gate, W_gate as up (gate_up_swapped)
     bool transpose_square_weights = false;  // true: square weights used as stored [out, in] (transposed_weights)
     GateActivation gate_activation = GateActivation::silu;  // gelu: GELU for SiLU (gelu_for_silu)
+    bool clockwise = false;           // true: RoPE turns the other way, the sine's sign flipped (clockwise_rotation)
 
     HeadLayout heads() const { return {query_heads, kv_heads, head_dim, kv_round_robin}; }
     // The frequency plan for a forward whose last position is sequence_length - 1.
     Rope<T> rope(std::size_t sequence_length = 0) const {
-        return make_rope(rope_theta, head_dim, rope_scaling, rope_layout, sequence_length);
+        Rope<T> plan = make_rope(rope_theta, head_dim, rope_scaling, rope_layout, sequence_length);
+        plan.clockwise = clockwise;
+        return plan;
     }
 };
 
@@ -89,18 +92,31 @@ public:
         throw std::logic_error("the block's trace has no " + name);
     }
 
+    // A stage taken as given (a student's own numbers): record() returns it in place of the
+    // block's, so every later stage is computed from it.
+    void give(std::string name, Matrix<T> value) { given_.emplace_back(std::move(name), std::move(value)); }
+    const Matrix<T>* given(const std::string& name) const {
+        for (const auto& [n, m] : given_)
+            if (n == name) return &m;
+        return nullptr;
+    }
+
     auto begin() const { return entries_.begin(); }
     auto end() const { return entries_.end(); }
     std::size_t size() const { return entries_.size(); }
 
 private:
     std::vector<Entry> entries_;
+    std::vector<Entry> given_;
 };
 
 // Records `value` under `name` when tracing and returns it, so the maths and its trace sit on
 // one line: Matrix<T> q = record(trace, "Q", matmul(n, w.q));
+// A stage the trace was given (Trace::give) is returned in place of `value`.
 template <class T>
 Matrix<T> record(Trace<T>* trace, const std::string& name, Matrix<T> value) {
+    if (trace && trace->given(name) && trace->given(name)->rows == value.rows && trace->given(name)->cols == value.cols)
+        value = *trace->given(name);
     if (trace) trace->add(name, value);
     return value;
 }

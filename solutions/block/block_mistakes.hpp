@@ -15,6 +15,11 @@ namespace blockcheck {
 template <class T>
 bool make_block_mistake(BlockConfig<T>& config, std::string_view id) {
     if (id == "not_causal") config.causal = false;
+    else if (id == "eps_omitted") config.rms_norm_eps = T(0);
+    else if (id == "mask_reversed") config.mask_reversed = true;
+    else if (id == "clockwise_rotation") config.clockwise = true;
+    else if (id == "pairing_half_vs_interleaved") config.rope_layout = RopeLayout::half;
+    else if (make_activation_mistake(config.gate_activation, id)) return true;
     else if (id == "eps_outside_sqrt") config.eps_placement = EpsPlacement::after_root;
     else if (id == "eps_ten_times") config.rms_norm_eps *= T(10);
     else if (id == "eps_tenth") config.rms_norm_eps /= T(10);
@@ -28,7 +33,6 @@ bool make_block_mistake(BlockConfig<T>& config, std::string_view id) {
     else if (id == "attention_scale_twice") config.scale_scores_twice = true;
     else if (id == "wrong_kv_head") config.kv_round_robin = true;
     else if (id == "gate_up_swapped") config.swap_gate_up = true;
-    else if (id == "gelu_for_silu") config.gate_activation = GateActivation::gelu;
     else if (id == "transposed_weights") config.transpose_square_weights = true;
     else return false;
     return true;

@@ -4,6 +4,7 @@
 #include "tensor.hpp"
 
 #include <cmath>
+#include <string_view>
 
 namespace blockcheck {
 
@@ -41,6 +42,17 @@ T gate_activation(const T& a, GateActivation activation) {
         case GateActivation::gelu: return gelu(a);
         default: return silu(a);
     }
+}
+
+// The gate activation's slips by catalogue id (sigmoid_for_silu, relu_for_silu, gelu_for_silu):
+// sets `activation` and returns true, false for another id. Every FFN, the block's and the
+// exercises' own, takes its activation through this switch.
+inline bool make_activation_mistake(GateActivation& activation, std::string_view id) {
+    if (id == "sigmoid_for_silu") activation = GateActivation::sigmoid;
+    else if (id == "relu_for_silu") activation = GateActivation::relu;
+    else if (id == "gelu_for_silu") activation = GateActivation::gelu;
+    else return false;
+    return true;
 }
 
 // SiLU(x W_g) ⊙ (x W_u), element by element.  gate, up: [T, F] -> [T, F]

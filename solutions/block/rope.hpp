@@ -69,6 +69,9 @@ struct Rope {
     RopeLayout layout = RopeLayout::interleaved;
     T attention_factor = T(1);      // YaRN and LongRoPE scale cos and sin (so scores by its square)
     T score_factor = T(1);          // multiplies the scores: 1 but for the mistake attention_factor_on_scores
+    // Two slips of the turn itself, made only to diagnose them (rope_mistakes.hpp):
+    T position_offset = T(0);       // 1: positions counted from 1 (position_off_by_one)
+    bool clockwise = false;         // true: the sine's sign flipped, the turn clockwise (clockwise_rotation)
 
     std::size_t head_dim() const { return 2 * inverse_frequencies.size(); }
 };
@@ -290,9 +293,9 @@ RopeTurn<T> rope_turn(const Rope<T>& rope, const T& position) {
     using std::sin;
     RopeTurn<T> turn{Vector<T>(rope.inverse_frequencies.size()), Vector<T>(rope.inverse_frequencies.size())};
     for (std::size_t i = 0; i < turn.cos.size(); ++i) {
-        T angle = rope_angle(rope, i, position);
+        T angle = rope_angle(rope, i, T(position + rope.position_offset));
         turn.cos[i] = cos(angle) * rope.attention_factor;
-        turn.sin[i] = sin(angle) * rope.attention_factor;
+        turn.sin[i] = (rope.clockwise ? T(-sin(angle)) : T(sin(angle))) * rope.attention_factor;
     }
     return turn;
 }

@@ -32,4 +32,15 @@ bool make_rope_mistake(BlockConfig<T>& config, std::string_view id) {
     return false;
 }
 
+// The slips of the turn itself on any plan, by catalogue id: clockwise_rotation (the sine's sign
+// flipped), position_off_by_one (positions counted from 1); false for another id. Every reference
+// that turns vectors takes its plan through this switch (Inputs::mistake_on).
+template <class T>
+bool make_plan_mistake(Rope<T>& rope, std::string_view id) {
+    if (id == "clockwise_rotation") rope.clockwise = true;
+    else if (id == "position_off_by_one") rope.position_offset = T(1);
+    else return false;
+    return true;
+}
+
 }  // namespace blockcheck

@@ -7,6 +7,7 @@
 #include "solutions/block/ffn.hpp"
 #include "solutions/block/norms.hpp"
 #include "solutions/block/rope.hpp"
+#include "solutions/block/rope_mistakes.hpp"
 #include "solutions/exercise.hpp"
 
 #include <utility>
@@ -100,23 +101,19 @@ inline Value layer_norm_unit(const Inputs& in, const Vector<Real>& x) {
     }
 }
 
-// The teaching plan turning `angle_degrees` counter-clockwise a position.
-// Mistake clockwise_rotation: the same turn clockwise (the sine's sign flipped).
+// The teaching plan turning `angle_degrees` counter-clockwise a position, through the turn's
+// switch (clockwise_rotation, position_off_by_one: rope_mistakes.hpp).
 inline Rope<Real> fixed_angle_rope(const Inputs& in, const Real& angle_degrees) {
-    const Real angle = radians(angle_degrees);
-    return blockcheck::fixed_angle_rope(in.mistake("clockwise_rotation") ? Real(-angle) : angle);
+    Rope<Real> rope = blockcheck::fixed_angle_rope(radians(angle_degrees));
+    in.mistake_on([&](std::string_view id) { return make_plan_mistake(rope, id); });
+    return rope;
 }
 
-// A token's position as RoPE turns it.  Mistake position_off_by_one: positions counted from 1.
-inline Real rope_position(const Inputs& in, const Real& position) {
-    return in.mistake("position_off_by_one") ? Real(position + 1) : position;
-}
-
-// The gate activation a reference uses.  Mistakes sigmoid_for_silu, relu_for_silu.
+// The gate activation a reference uses, through the activation's switch (sigmoid, ReLU or GELU for SiLU).
 inline GateActivation gate_activation(const Inputs& in) {
-    if (in.mistake("sigmoid_for_silu")) return GateActivation::sigmoid;
-    if (in.mistake("relu_for_silu")) return GateActivation::relu;
-    return GateActivation::silu;
+    GateActivation activation = GateActivation::silu;
+    in.mistake_on([&](std::string_view id) { return make_activation_mistake(activation, id); });
+    return activation;
 }
 
 // The gate and up weights as the FFN uses them.  Mistakes gate_up_swapped (W_u gates, W_g is

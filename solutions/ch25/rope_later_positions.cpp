@@ -10,8 +10,8 @@ Values rope_later_positions(const Inputs& in) {
     const long key_position = in.integer("key_position");
     const Rope<Real> rope = ch25::fixed_angle_rope(in, angle_degrees);
 
-    Vector<Real> q = rope_rotate(pair_input(in, "query"), rope, ch25::rope_position(in, Real(query_position)));
-    Vector<Real> k = rope_rotate(pair_input(in, "key"), rope, ch25::rope_position(in, Real(key_position)));
+    Vector<Real> q = rope_rotate(pair_input(in, "query"), rope, Real(query_position));
+    Vector<Real> k = rope_rotate(pair_input(in, "key"), rope, Real(key_position));
     return {
         {"rope_query", q},
         {"rope_key", k},

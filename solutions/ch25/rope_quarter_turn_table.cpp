@@ -17,10 +17,17 @@ Values rope_quarter_turn_table(const Inputs& in) {
     Matrix<Real> rope_query(rows, 2), rope_key(rows, 2);  // one row per table row
     Vector<Real> dots(rows);
     for (std::size_t r = 0; r < rows; ++r) {
-        Vector<Real> q = rope_rotate(query, rope, ch25::rope_position(in, query_positions[r]));
-        Vector<Real> k = rope_rotate(key, rope, ch25::rope_position(in, key_positions[r]));
+        Vector<Real> q = rope_rotate(query, rope, query_positions[r]);
+        Vector<Real> k = rope_rotate(key, rope, key_positions[r]);
         std::copy(q.begin(), q.end(), rope_query.row(r).begin());
         std::copy(k.begin(), k.end(), rope_key.row(r).begin());
+    }
+    // the dots from the turned rows (the student's own, when a step is judged from them)
+    rope_query = in.given_or("rope_query", rope_query);
+    rope_key = in.given_or("rope_key", rope_key);
+    for (std::size_t r = 0; r < rows; ++r) {
+        const Vector<Real> q(rope_query.row(r).begin(), rope_query.row(r).end());
+        const Vector<Real> k(rope_key.row(r).begin(), rope_key.row(r).end());
         // unscaled: no 1/sqrt(d), no softmax.  Mistake dot_before_rotation: the arrows not yet turned.
         dots[r] = in.mistake("dot_before_rotation") ? dot<Real>(query, key) : dot<Real>(q, k);
     }

@@ -18,13 +18,18 @@ Values kv_cache_sizes(const Inputs& in) {
     const Count gqa = companion::kv_bytes(in, layers, kv_heads, head_dim, sequence, batch, bytes);
     const Count mqa = companion::kv_bytes(in, layers, 1, head_dim, sequence, batch, bytes);
     const Real gib = Real(static_cast<unsigned long long>(companion::gib_bytes(in)));
+    // the ratios and the GiB from the byte counts (the student's own, when a step is judged from them)
+    const Real mha_bytes = in.given_or("mha_kv_cache_bytes", Real(static_cast<unsigned long long>(mha)));
+    const Real gqa_bytes = in.given_or("gqa_kv_cache_bytes", Real(static_cast<unsigned long long>(gqa)));
+    const Real mqa_bytes = in.given_or("mqa_kv_cache_bytes", Real(static_cast<unsigned long long>(mqa)));
+    if (gqa_bytes == 0 || mqa_bytes == 0) throw InputError("a byte count of zero divides nothing");
     return {
-        {"mha_kv_cache_bytes", companion::count(mha)},
-        {"gqa_kv_cache_bytes", companion::count(gqa)},
-        {"mqa_kv_cache_bytes", companion::count(mqa)},
-        {"mha_to_gqa_ratio", Real(static_cast<unsigned long long>(mha)) / Real(static_cast<unsigned long long>(gqa))},
-        {"gqa_to_mqa_ratio", Real(static_cast<unsigned long long>(gqa)) / Real(static_cast<unsigned long long>(mqa))},
-        {"gqa_kv_cache_gib", Real(static_cast<unsigned long long>(gqa)) / gib},
+        {"mha_kv_cache_bytes", mha_bytes},
+        {"gqa_kv_cache_bytes", gqa_bytes},
+        {"mqa_kv_cache_bytes", mqa_bytes},
+        {"mha_to_gqa_ratio", Real(mha_bytes / gqa_bytes)},
+        {"gqa_to_mqa_ratio", Real(gqa_bytes / mqa_bytes)},
+        {"gqa_kv_cache_gib", Real(gqa_bytes / gib)},
     };
 }
 

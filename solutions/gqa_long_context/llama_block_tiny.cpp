@@ -7,6 +7,10 @@ namespace blockcheck {
 Values llama_block_tiny(const Inputs& in) {
     const companion::TinyBlock b = companion::read_tiny_block(in);
     Trace<Real> trace;
+    // the student's own stages, when a step is judged from them
+    const std::pair<const char*, const char*> stages[] = {{"attention_input", "N"}, {"residual", "R"}, {"ffn_input", "M"}};
+    for (const auto& [answer, stage] : stages)
+        if (in.given(answer)) trace.give(stage, in.given_or(answer, b.x));
     block_forward(b.config, b.weights, b.x, 0, &trace);  // rows at positions 0 .. T-1
     return {
         {"attention_input", trace.at("N")},  // RMSNorm(X)

@@ -13,11 +13,11 @@ Values misconceptions_by_numbers(const Inputs& in) {
     using std::exp;
     const Vector<Real>& gate = in.vector("gate_values");
     Vector<Real> sigmoid(gate.size()), silu_values(gate.size());
+    GateActivation activation = GateActivation::silu;  // x * sigmoid(x), through the activation's switch
+    in.mistake_on([&](std::string_view id) { return make_activation_mistake(activation, id); });
     for (std::size_t i = 0; i < gate.size(); ++i) {
         sigmoid[i] = Real(1) / (Real(1) + exp(-gate[i]));  // the gate's pass ratio
-        silu_values[i] = silu(gate[i]);                      // x * sigmoid(x)
-        if (in.mistake("sigmoid_for_silu")) silu_values[i] = sigmoid[i];
-        if (in.mistake("relu_for_silu")) silu_values[i] = gate[i] > 0 ? gate[i] : Real(0);
+        silu_values[i] = gate_activation(gate[i], activation);
     }
 
     const Vector<Real>& row = in.vector("row");

@@ -7,6 +7,7 @@
 
 #include "solutions/block/counts.hpp"
 #include "solutions/block/rope.hpp"
+#include "solutions/block/rope_mistakes.hpp"
 #include "solutions/exercise.hpp"
 
 #include <utility>
@@ -63,8 +64,9 @@ inline const Real& positive_number(const Inputs& in, const std::string& name) {
 // The one-pair teaching plan turning `angle_degrees` a position.
 // Mistake clockwise_rotation: the stamp turns the other way.
 inline Rope<Real> stamp_rope(const Inputs& in) {
-    const Real angle = radians(in.number("angle_degrees"));
-    return fixed_angle_rope(in.mistake("clockwise_rotation") ? Real(-angle) : angle);
+    Rope<Real> rope = fixed_angle_rope(radians(in.number("angle_degrees")));
+    in.mistake_on([&](std::string_view id) { return make_plan_mistake(rope, id); });  // rope_mistakes.hpp
+    return rope;
 }
 
 // Position Interpolation on a plan: positions are divided by the factor before they turn
@@ -88,6 +90,7 @@ inline Rope<Real> slipped_exponent(const Inputs& in, Rope<Real> rope, const Real
         if (in.mistake("integer_exponent")) rope.inverse_frequencies[i] = Real(1);
     }
     if (pairs > 0 && in.mistake("last_pair_off_by_one")) rope.inverse_frequencies[pairs - 1] = Real(1) / base;
+    in.mistake_on([&](std::string_view id) { return make_plan_mistake(rope, id); });  // the turn's own slips
     return rope;
 }
 

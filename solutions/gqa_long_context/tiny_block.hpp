@@ -2,6 +2,7 @@
 #pragma once
 
 #include "solutions/block/block.hpp"
+#include "solutions/block/block_mistakes.hpp"
 #include "solutions/gqa_long_context/references.hpp"
 
 namespace blockcheck::companion {
@@ -35,21 +36,15 @@ inline TinyBlock read_tiny_block(const Inputs& in) {
     c.query_heads = static_cast<std::size_t>(integer_at_least(in, "query_heads", 1));
     c.kv_heads = static_cast<std::size_t>(integer_at_least(in, "kv_heads", 1));
     c.head_dim = static_cast<std::size_t>(integer_at_least(in, "head_dim", 2));
-    c.rms_norm_eps = in.mistake("eps_omitted") ? Real(0) : in.number("rms_norm_eps");
+    c.rms_norm_eps = in.number("rms_norm_eps");
     c.rope_theta = positive_number(in, "rope_theta");
-    // pairs (2i, 2i+1), as Meta's LLaMA code.  Mistake pairing_half_vs_interleaved: (i, i + d/2).
-    c.rope_layout = in.mistake("pairing_half_vs_interleaved") ? RopeLayout::half : RopeLayout::interleaved;
+    c.rope_layout = RopeLayout::interleaved;  // pairs (2i, 2i+1), as Meta's LLaMA code
     c.pre_norm = true;
-    c.causal = !in.mistake("not_causal");
-    c.eps_placement = in.mistake("eps_outside_sqrt") ? EpsPlacement::after_root : EpsPlacement::under_root;
-    c.rotate_v = in.mistake("rope_on_v");
-    c.scale_scores = !in.mistake("no_attention_scale");
-    c.kv_round_robin = in.mistake("wrong_kv_head");
-    c.mask_reversed = in.mistake("mask_reversed");
+    // every slip of the block's own mechanisms, by its switch (block_mistakes.hpp)
+    in.mistake_on([&](std::string_view id) { return make_porting_mistake(c, id); });
     if (c.query_heads % c.kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
     if (c.head_dim % 2 != 0) throw InputError("input 'head_dim' should be even");
     if (c.rms_norm_eps < 0) throw InputError("input 'rms_norm_eps' should not be negative");
-    if (in.mistake("eps_omitted") && in.number("rms_norm_eps") == 0) throw InputError("epsilon is already zero");
 
     BlockWeights<Real>& w = b.weights;
     w.attn_norm = in.vector("attn_norm");
@@ -64,7 +59,6 @@ inline TinyBlock read_tiny_block(const Inputs& in) {
     c.ffn_hidden_size = w.gate.cols;
     if (in.mistake("gain_omitted"))  // RMSNorm without its gains g
         w.attn_norm = w.ffn_norm = Vector<Real>(w.attn_norm.size(), Real(1));
-    if (in.mistake("gate_up_swapped")) std::swap(w.gate, w.up);
 
     const std::size_t C = c.hidden_size, F = c.ffn_hidden_size;
     detail::expect_length(w.attn_norm, C, "attn_norm");

@@ -135,20 +135,36 @@ TEST_CASE("validate: an exercise without a recorded template") {
                    "(release ships it; `blockcheck new` records one)") != std::string::npos);
 }
 
-TEST_CASE("validate: a declared mistake that the reference never makes, and one equal to the right answer") {
+TEST_CASE("validate: mistakes are not declared per exercise; an exclusion names a catalogue id and a reason") {
     Copy copy;
     auto json = copy.read("rms_norm_zero_row");
-    json["inputs"]["row"] = "[-2, 2]";  // mean 0: subtracting the mean changes nothing
-    json["variants"]["row"] = {{"one_of", {"[-1, 1]", "[-3, 3]", "[0.5, -0.5]"}}};  // nor on any variant
-    json["mistakes"].push_back("clockwise_rotation");
+    json["mistakes"] = {"mean_subtracted"};
     copy.write("rms_norm_zero_row", json);
-    const std::string all = joined(copy.problems("rms_norm_zero_row"));
-    CAPTURE(all);
-    CHECK(all.find("rms_norm_zero_row.json: mistakes[0] (mean_subtracted): on the book's inputs and on 20 variants "
-                   "this mistake gives exactly the right answers") != std::string::npos);
-    CHECK(all.find("rms_norm_zero_row.json: mistakes[4] (clockwise_rotation): the reference never makes this "
-                   "mistake on the book's inputs") != std::string::npos);
-    CHECK(all.find("mistakes[1]") == std::string::npos);  // sum_not_mean still changes the mean square
+    CHECK_THROWS_WITH_AS(ExerciseSet::load(copy.root), doctest::Contains("mistakes: mistakes are no longer declared per exercise"),
+                         InputFileError);
+    json.erase("mistakes");
+    json["mistakes_excluded"] = {{"sum_of_squares", {{"en", "x"}, {"zh", "x"}}}};
+    copy.write("rms_norm_zero_row", json);
+    CHECK_THROWS_WITH_AS(ExerciseSet::load(copy.root), doctest::Contains("unknown mistake \"sum_of_squares\""), InputFileError);
+}
+
+TEST_CASE("validate: every mistake the reference makes is named on its own answers; an excluded one is not tried") {
+    Copy copy;
+    auto json = copy.read("rms_norm_zero_row");
+    json["mistakes_excluded"] = {{"sum_not_mean", {{"en", "the row's width is 1 in the book"}, {"zh", "书中行宽为 1"}}}};
+    copy.write("rms_norm_zero_row", json);
+    const std::string problems = joined(copy.problems("rms_norm_zero_row"));
+    CAPTURE(problems);
+    CHECK(problems.find(".json: mistakes.") == std::string::npos);  // every mistake still made is named
+    CHECK(problems.find("shows 2 mistakes of its mechanisms") != std::string::npos);  // and too few are left
+    const ExerciseSet set = ExerciseSet::load(copy.root);
+    const Exercise& e = set.at("rms_norm_zero_row");
+    CHECK(std::find(e.mistakes.begin(), e.mistakes.end(), "sum_not_mean") == e.mistakes.end());
+    CHECK(std::find(e.mistakes.begin(), e.mistakes.end(), "root_omitted") != e.mistakes.end());
+    const std::string doc = coverage_doc({&e}, 3);
+    CHECK(doc.find("Excluded `sum_not_mean`: the row's width is 1 in the book") != std::string::npos);
+    CHECK(doc.find("| `root_omitted` | yes |") != std::string::npos);
+    CHECK(doc.find("| `sum_not_mean`") == std::string::npos);
 }
 
 TEST_CASE("validate: a mistake the book's inputs hide but a variant shows is fine") {
@@ -156,5 +172,5 @@ TEST_CASE("validate: a mistake the book's inputs hide but a variant shows is fin
     auto json = copy.read("rms_norm_zero_row");
     json["inputs"]["row"] = "[-2, 2]";  // mean 0 here; the variants' rows are not
     copy.write("rms_norm_zero_row", json);
-    CHECK(joined(copy.problems("rms_norm_zero_row")).find("mistakes[") == std::string::npos);
+    CHECK(joined(copy.problems("rms_norm_zero_row")).find("mistakes") == std::string::npos);
 }
