@@ -249,7 +249,7 @@ void check_template(const fs::path& root, const Exercise& e, const RunSettings& 
         out.push_back({e.source, "(file)", {"the template is missing", "模板文件不存在"}});
         return;
     }
-    const ExerciseResult r = check_program(e, source, e.inputs, run, {});
+    const ExerciseResult r = judge_program(e, {source, {}, e.inputs, std::nullopt, std::nullopt}, run, {});
     if (r.whole_program_verdict() == Verdict::compile_error)
         out.push_back({e.source, "(program)", {"the template does not compile: " + r.note.en, "模板无法编译：" + r.note.en}});
     else if (r.status != "not_done") {
@@ -272,7 +272,8 @@ void check_solved(const fs::path& root, const Exercise& e, const RunSettings& ru
     }
     for (int s = 0; s <= settings.solved_seeds; ++s) {
         const std::optional<std::uint64_t> seed = s ? std::optional<std::uint64_t>(s) : std::nullopt;
-        const ExerciseResult r = check_program(e, source, seed ? variant_inputs(e, *seed) : e.inputs, run, {});
+        const ExerciseResult r =
+            judge_program(e, {source, {}, seed ? variant_inputs(e, *seed) : e.inputs, seed, std::nullopt}, run, {});
         // an honest program in double is exact to double rounding and is told no mistake
         std::string told;
         for (const PartResult& p : r.parts)

@@ -1,11 +1,16 @@
 #include "checker/exercise/grading.hpp"
 
 #include "checker/exercise/diagnosis.hpp"
+#include "checker/exercise/variants.hpp"
 #include "checker/run/run_cache.hpp"
+#include "checker/run/sandbox.hpp"
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 
@@ -288,23 +293,85 @@ ExerciseResult failed_exercise(const Exercise& exercise, Verdict verdict, Text n
     return r;
 }
 
-ExerciseResult check_program(const Exercise& exercise, const std::filesystem::path& source, const InputList& inputs,
-                             const RunSettings& settings, const AnswerCompareOptions& options) {
-    const CompileResult build = compile_program(source, settings.include_dir, settings.cache_dir, compiler_limits(),
-                                                CompileWay::fast, settings.display_source);
-    if (!build.ok()) {
-        const Verdict verdict = build.status == CompileStatus::grader_fault ? Verdict::grader_fault : Verdict::compile_error;
-        ExerciseResult r = failed_exercise(exercise, verdict, {build.diagnostics, build.diagnostics});
-        r.compile_seconds = build.seconds;
-        return r;
+namespace {
+
+constexpr std::uintmax_t max_source_bytes = 1u << 20;   // a longer "source" is not a student's program
+constexpr std::uintmax_t max_binary_bytes = 64u << 20;  // a bigger program is the student's doing, never a copy to fail
+
+// Why `source` is not compiled: unreadable (its mode is the submission's, not a grader fault)
+// or over 1 MiB; nullopt when it is compiled.
+std::optional<Text> source_refusal(const std::filesystem::path& source) {
+    std::error_code ec;
+    if (::access(source.c_str(), R_OK) != 0) return Text{"the source cannot be read", "源文件无法读取"};
+    if (std::filesystem::file_size(source, ec) > max_source_bytes)
+        return Text{"the source is larger than 1 MiB", "源文件超过 1 MiB"};
+    return std::nullopt;
+}
+
+// Runs `binary` on `inputs` the way `settings` says, counting the run into `cost`.
+RunResult run_binary(const std::filesystem::path& binary, const InputList& inputs, const RunSettings& settings,
+                     ProgramCosts& cost) {
+    const std::string input = input_text(inputs);
+    const auto start = std::chrono::steady_clock::now();
+    const RunResult run = settings.jail                                  ? settings.jail->run(binary, input, settings.limits)
+                          : settings.remember_runs && !settings.sandbox ? run_remembered(binary, input, settings.limits)
+                                                                         : run_process({binary.string()}, input, settings.limits,
+                                                                                       settings.sandbox ? settings.sandbox->writable_dir
+                                                                                                        : std::filesystem::path{},
+                                                                                       settings.sandbox);
+    cost.runs += 1;
+    cost.run_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return run;
+}
+
+// Every part lost to `refusal`, told on each part and in the note.
+ExerciseResult refused(const Exercise& exercise, const Text& refusal) {
+    ExerciseResult r = failed_exercise(exercise, Verdict::compile_error, refusal);
+    for (PartResult& p : r.parts) p.message = refusal;
+    return r;
+}
+
+}  // namespace
+
+ProgramCosts& ProgramCosts::operator+=(const ProgramCosts& more) {
+    compiles += more.compiles, compile_hits += more.compile_hits, runs += more.runs;
+    compile_seconds += more.compile_seconds, run_seconds += more.run_seconds;
+    return *this;
+}
+
+ExerciseResult judge_program(const Exercise& exercise, const ProgramToJudge& program, const RunSettings& settings,
+                             const AnswerCompareOptions& options) {
+    ExerciseResult r;
+    const std::optional<Text> refusal = source_refusal(program.source);
+    const CompileResult build = refusal ? CompileResult{}
+                                        : compile_program(program.source, settings.include_dir, settings.cache_dir,
+                                                          settings.compile_limits, CompileWay::fast, program.shown_as);
+    std::error_code ec;
+    if (refusal)
+        r = refused(exercise, *refusal);
+    else if (!build.ok())
+        r = failed_exercise(exercise, build.status == CompileStatus::grader_fault ? Verdict::grader_fault : Verdict::compile_error,
+                            {build.diagnostics, build.diagnostics});
+    else if (std::filesystem::file_size(build.binary, ec) > max_binary_bytes)
+        // copying it into a jail could fail for want of space, and a grader fault is credited
+        r = refused(exercise, {"the compiled program is larger than 64 MiB", "编译出的程序超过 64 MiB"});
+    else {
+        const RunResult run = run_binary(build.binary, program.inputs, settings, r.cost);
+        const ProgramCosts ran = r.cost;
+        r = grade_run(exercise, program.inputs, run, settings.limits, options);
+        r.cost = ran;
+        r.run_seconds = run.wall_seconds;
+        r.output = run.out;
+        if (program.probe && r.status == "done" && !exercise.variants.empty()) {
+            const InputList probe = variant_inputs(exercise, *program.probe);
+            mark_hard_coded(r, grade_run(exercise, probe, run_binary(build.binary, probe, settings, r.cost), settings.limits, options));
+        }
     }
-    const std::filesystem::path workdir = settings.sandbox ? settings.sandbox->writable_dir : std::filesystem::path{};
-    const RunResult run = settings.remember_runs && !settings.sandbox
-                              ? run_remembered(build.binary, input_text(inputs), settings.limits)
-                              : run_process({build.binary.string()}, input_text(inputs), settings.limits, workdir, settings.sandbox);
-    ExerciseResult r = grade_run(exercise, inputs, run, settings.limits, options);
+    r.variant = program.variant;
     r.compile_seconds = build.seconds;
-    r.run_seconds = run.wall_seconds;
+    r.cost.compiles = !refusal;
+    r.cost.compile_hits = build.cached;
+    r.cost.compile_seconds = build.seconds;
     return r;
 }
 

@@ -3,18 +3,11 @@
 #include "checker/exercise/variants.hpp"
 #include "checker/grade/insight_shared.hpp"
 
-#include <unistd.h>
-
-#include <chrono>
-
 namespace blockcheck {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr std::size_t max_source_bytes = 1u << 20;   // a longer "source" is not a student's program
-constexpr std::size_t max_binary_bytes = 64u << 20;  // a bigger program is the student's doing, never a copy to fail
 
 ExerciseRecord to_record(const ExerciseResult& r, Lang lang) {
     ExerciseRecord rec;
@@ -48,12 +41,17 @@ void settle(StudentRecord& s) {
     for (const ExerciseRecord& e : s.exercises) s.score += e.score, s.max_score += e.max_score;
 }
 
-ProgramGrader::ProgramGrader(const GradeSettings& settings, fs::path cache_dir)
-    : settings_(settings), cache_dir_(std::move(cache_dir)) {}
+ProgramGrader::ProgramGrader(const GradeSettings& settings, fs::path cache_dir) : settings_(settings) {
+    run_settings_.include_dir = settings.include_dir;
+    run_settings_.cache_dir = std::move(cache_dir);
+    run_settings_.limits = settings.run_limits;
+    run_settings_.compile_limits = settings.compile_limits;
+    run_settings_.jail = &jail_;
+}
 
 ProgramCosts ProgramGrader::costs() const {
-    std::lock_guard lock(time_mutex_);
-    return {compiles_, compile_hits_, runs_, compile_seconds_, run_seconds_};
+    std::lock_guard lock(costs_mutex_);
+    return costs_;
 }
 
 ExerciseRecord ProgramGrader::grade(const Exercise& e, const std::string& student, const fs::path& source,
@@ -66,8 +64,16 @@ ExerciseRecord ProgramGrader::grade(const Exercise& e, const std::string& studen
                                    "提交中没有名为 " + e.file_name() + " 的文件"},
                                   lang);
         std::optional<std::uint64_t> seed;
-        if (settings_.variants) seed = variant_seed(student, e.id);
-        ExerciseRecord record = compile_and_run(e, source, shown_as, seed);
+        if (settings_.variants) seed = variant_seed(student, e.id);  // its own probe: no other
+        const ProgramToJudge program{source, shown_as, seed ? variant_inputs(e, *seed) : e.inputs, seed, std::nullopt};
+        const ExerciseResult result = judge_program(e, program, run_settings_, AnswerCompareOptions{settings_.reveal});
+        {
+            std::lock_guard lock(costs_mutex_);
+            costs_ += result.cost;
+        }
+        ExerciseRecord record = to_record(result, lang);
+        record.compile_cached = result.cost.compile_hits != 0;
+        keep_wrong_answers(record, result.output);  // its wrong answers are kept (insight_shared.hpp)
         record.source = shown_as;
         return record;
     } catch (const std::exception& fault) {
@@ -77,60 +83,6 @@ ExerciseRecord ProgramGrader::grade(const Exercise& e, const std::string& studen
         record.note = std::string("the grader failed: ") + fault.what();
         return record;
     }
-}
-
-ExerciseRecord ProgramGrader::compile_and_run(const Exercise& e, const fs::path& source, const std::string& shown_as,
-                                              std::optional<std::uint64_t> seed) {
-    const Lang lang = settings_.lang;
-    const InputList inputs = seed ? variant_inputs(e, *seed) : e.inputs;
-    std::error_code ec;
-    if (::access(source.c_str(), R_OK) != 0) {  // the file's mode is the submission's: not a grader fault
-        ExerciseRecord r = whole_exercise(e, Verdict::compile_error, {"the source cannot be read", "源文件无法读取"}, lang);
-        r.variant = seed;
-        return r;
-    }
-    if (fs::file_size(source, ec) > max_source_bytes) {
-        ExerciseRecord r = whole_exercise(e, Verdict::compile_error, {"the source is larger than 1 MiB", "源文件超过 1 MiB"}, lang);
-        r.variant = seed;
-        return r;
-    }
-    const CompileResult build =
-        compile_program(source, settings_.include_dir, cache_dir_, settings_.compile_limits, CompileWay::fast, shown_as);
-    ++compiles_;
-    compile_hits_ += build.cached;
-    {
-        std::lock_guard lock(time_mutex_);
-        compile_seconds_ += build.seconds;
-    }
-    ExerciseResult result;
-    double run_seconds = 0;
-    std::string output;  // what the program printed: its wrong answers are kept (insight_shared.hpp)
-    if (!build.ok()) {
-        const Verdict verdict = build.status == CompileStatus::grader_fault ? Verdict::grader_fault : Verdict::compile_error;
-        result = failed_exercise(e, verdict, {build.diagnostics, build.diagnostics});
-    } else if (fs::file_size(build.binary, ec) > max_binary_bytes) {
-        // Copying it into the jail could fail for want of space, and a grader fault is credited.
-        result = failed_exercise(e, Verdict::compile_error,
-                                 {"the compiled program is larger than 64 MiB", "编译出的程序超过 64 MiB"});
-    } else {
-        const auto start = std::chrono::steady_clock::now();
-        const RunResult run = jail_.run(build.binary, input_text(inputs), settings_.run_limits);
-        ++runs_;
-        {
-            std::lock_guard lock(time_mutex_);
-            run_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        }
-        result = grade_run(e, inputs, run, settings_.run_limits, AnswerCompareOptions{settings_.reveal});
-        run_seconds = run.wall_seconds;
-        output = run.out;
-    }
-    result.variant = seed;
-    result.compile_seconds = build.seconds;
-    result.run_seconds = run_seconds;
-    ExerciseRecord record = to_record(result, lang);
-    record.compile_cached = build.cached;
-    keep_wrong_answers(record, output);
-    return record;
 }
 
 }  // namespace blockcheck
