@@ -136,13 +136,9 @@ std::vector<std::string> mistake_program_faults(const fs::path& root, const Exer
     std::vector<std::string> faults;
     if (p.file.parent_path().filename() != p.mistake) faults.push_back("its folder is not named " + p.mistake);
     const fs::path program = program_for(root, p, e, scratch);
-    ExerciseResult r = check_program(e, program, inputs_for(e, p), run, {});
-    if (p.mistake == "hard_coded") {  // check's quiet probe, as the workspace runs it
-        const std::uint64_t seed = variant_seed("hard_coded_probe", e.id);
-        ExerciseResult probed = check_program(e, program, variant_inputs(e, seed), run, {});
-        probed.variant = seed;
-        mark_hard_coded(r, probed, variant_inputs(e, seed));
-    }
+    ProgramToJudge judged{program, {}, inputs_for(e, p), std::nullopt, std::nullopt};
+    if (p.mistake == "hard_coded") judged.probe = variant_seed("hard_coded_probe", e.id);  // check's quiet probe
+    const ExerciseResult r = judge_program(e, judged, run, {});
     bool found = false;
     for (const PartResult& part : r.parts) {
         if (part.diagnosis && part.diagnosis->id != p.mistake)

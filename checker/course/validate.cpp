@@ -261,7 +261,7 @@ void check_template(const fs::path& root, const Exercise& e, const RunSettings& 
         return;
     }
     const TemplateProgram program(e.file_name(), *text);
-    const ExerciseResult r = check_program(e, program.path(), e.inputs, run, {});
+    const ExerciseResult r = judge_program(e, {program.path(), {}, e.inputs, std::nullopt, std::nullopt}, run, {});
     const std::string field = "templates." + e.file_name();
     if (r.whole_program_verdict() == Verdict::compile_error)
         out.push_back({record, field, {"the template does not compile: " + r.note.en, "模板无法编译：" + r.note.en}});
@@ -285,7 +285,8 @@ void check_solved(const fs::path& root, const Exercise& e, const RunSettings& ru
     }
     for (int s = 0; s <= settings.solved_seeds; ++s) {
         const std::optional<std::uint64_t> seed = s ? std::optional<std::uint64_t>(s) : std::nullopt;
-        const ExerciseResult r = check_program(e, source, seed ? variant_inputs(e, *seed) : e.inputs, run, {});
+        const ExerciseResult r =
+            judge_program(e, {source, {}, seed ? variant_inputs(e, *seed) : e.inputs, seed, std::nullopt}, run, {});
         // an honest program in double is exact to double rounding and is told no mistake
         std::string told;
         for (const PartResult& p : r.parts)

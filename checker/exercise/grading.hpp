@@ -11,6 +11,15 @@
 
 namespace blockcheck {
 
+// What programs cost, summed over any number of them: compile requests and those answered from
+// the cache, program runs (a probe's included), and the time the grader waited for each (a
+// jail's start included).
+struct ProgramCosts {
+    std::size_t compiles = 0, compile_hits = 0, runs = 0;
+    double compile_seconds = 0, run_seconds = 0;
+    ProgramCosts& operator+=(const ProgramCosts& more);
+};
+
 struct ExerciseResult {
     std::string id;
     std::string status = "not_done";  // "done": every part correct; "not_done": no answer yet; "failing"
@@ -20,6 +29,9 @@ struct ExerciseResult {
     Text note;                           // compiler messages, or how the program ended
     std::optional<std::uint64_t> variant;
     double compile_seconds = 0, run_seconds = 0;
+    ProgramCosts cost;   // what judge_program spent on it
+    std::string output;  // what the program printed on `parts`' inputs
+    std::vector<std::filesystem::path> stored;  // the cache files its compile wrote (none when cached)
 
     const PartResult* first_failing_part() const;
     // The verdict that took every part at once (compile error, crash, timeout, output flood,
@@ -75,20 +87,46 @@ inline constexpr int confirming_variants = 2;
 void confirm_diagnoses(const Exercise& exercise, ExerciseResult& result, const std::string& student,
                        const std::function<ExerciseResult(const InputList&)>& rerun);
 
+class ProgramJail;  // checker/run/sandbox.hpp
+
 // Where and how programs are built and run.
 struct RunSettings {
     std::filesystem::path include_dir;  // chapters/: the students' header
     std::filesystem::path cache_dir;    // compiled binaries, by content
     Limits limits;                      // for the program's run
+    Limits compile_limits = compiler_limits();
+    // What runs the program: a batch's jail (grade) when given, else bubblewrap around `sandbox`
+    // when given, else a plain process under the limits.
+    const ProgramJail* jail = nullptr;
     const Sandbox* sandbox = nullptr;
-    std::string display_source;         // the source's path as its author sees it, for compiler messages
-    // Without a sandbox: reuse what the same binary printed on the same input before (run_cache.hpp),
-    // as the student's loop does; grading and validation run every program afresh.
+    // Without a jail or sandbox: reuse what the same binary printed on the same input before
+    // (run_cache.hpp), as the student's loop does; grading and validation run every program afresh.
     bool remember_runs = false;
 };
 
-// Compiles (or reuses) the program, runs it on the inputs, grades what it printed.
-ExerciseResult check_program(const Exercise& exercise, const std::filesystem::path& source, const InputList& inputs,
-                             const RunSettings& settings, const AnswerCompareOptions& options);
+// One program to judge: its file, the inputs it runs on, the variant to probe it with.
+struct SubmittedProgram;  // checker/common/submission_file.hpp
+
+struct ProgramToJudge {
+    std::filesystem::path source;
+    std::string shown_as;                  // the source's path as its author sees it, for compiler messages
+    InputList inputs;
+    std::optional<std::uint64_t> variant;  // the seed that drew `inputs` (none: the book's), recorded in the result
+    // The quiet probe for constants printed instead of computed: when every part is right, the same
+    // binary runs once more on this variant and mark_hard_coded judges. `check` and `validate` set
+    // it; `grade`'s own variant runs are its probe.
+    std::optional<std::uint64_t> probe;
+    // What the grader read of a submission (read_program: beneath its folder, no link followed,
+    // read once): compiled as read. Without it (a student's own tree), `source` is read by the compile.
+    const SubmittedProgram* submitted = nullptr;
+};
+
+// The one road from a program to its verdict, for check, validate and grade: a source that cannot
+// be read or is over 1 MiB is refused, the rest compiled (or taken from the cache); a binary over
+// 64 MiB is refused; the program runs under the limits, how the run ended is graded (grade_run)
+// and the probe runs. A refusal is the program's compile_error; a compiler that could not work,
+// a grader_fault.
+ExerciseResult judge_program(const Exercise& exercise, const ProgramToJudge& program, const RunSettings& settings,
+                             const AnswerCompareOptions& options);
 
 }  // namespace blockcheck

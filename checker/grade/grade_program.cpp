@@ -4,10 +4,6 @@
 #include "checker/grade/insight_shared.hpp"
 #include "checker/run/cache_prune.hpp"
 
-#include <unistd.h>
-
-#include <chrono>
-
 namespace blockcheck {
 
 namespace fs = std::filesystem;
@@ -48,12 +44,17 @@ void settle(StudentRecord& s) {
     for (const ExerciseRecord& e : s.exercises) s.score += e.score, s.max_score += e.max_score;
 }
 
-ProgramGrader::ProgramGrader(const GradeSettings& settings, fs::path cache_dir)
-    : settings_(settings), cache_dir_(std::move(cache_dir)) {}
+ProgramGrader::ProgramGrader(const GradeSettings& settings, fs::path cache_dir) : settings_(settings) {
+    run_settings_.include_dir = settings.include_dir;
+    run_settings_.cache_dir = std::move(cache_dir);
+    run_settings_.limits = settings.run_limits;
+    run_settings_.compile_limits = settings.compile_limits;
+    run_settings_.jail = &jail_;
+}
 
 ProgramCosts ProgramGrader::costs() const {
-    std::lock_guard lock(time_mutex_);
-    return {compiles_, compile_hits_, runs_, compile_seconds_, run_seconds_};
+    std::lock_guard lock(costs_mutex_);
+    return costs_;
 }
 
 // The program has run: what its compile stored is charged to the student, and now and then the
@@ -64,7 +65,7 @@ void ProgramGrader::bound_cache(const std::string& student, const std::vector<fs
     std::lock_guard lock(prune_mutex_);
     if ((unpruned_ += 1) < 64) return;  // a directory walk of the cache every 64 new entries
     unpruned_ = 0;
-    prune_cache(cache_dir_, grading_cache_bytes, grading_spare);
+    prune_cache(run_settings_.cache_dir, grading_cache_bytes, grading_spare);
 }
 
 ExerciseRecord ProgramGrader::grade(const Exercise& e, const std::string& student, const SubmittedProgram* program,
@@ -77,8 +78,19 @@ ExerciseRecord ProgramGrader::grade(const Exercise& e, const std::string& studen
                                    "提交中没有名为 " + e.file_name() + " 的文件"},
                                   lang);
         std::optional<std::uint64_t> seed;
-        if (settings_.variants) seed = variant_seed(student, e.id);
-        ExerciseRecord record = compile_and_run(e, student, *program, shown_as, seed);
+        if (settings_.variants) seed = variant_seed(student, e.id);  // its own probe: no other
+        ProgramToJudge judged{program->source.name, shown_as, seed ? variant_inputs(e, *seed) : e.inputs, seed, std::nullopt};
+        judged.submitted = program;  // compiled as read, once (submission_file.hpp)
+        const ExerciseResult result =
+            judge_program(e, judged, run_settings_, AnswerCompareOptions{settings_.reveal, settings_.follow_through});
+        {
+            std::lock_guard lock(costs_mutex_);
+            costs_ += result.cost;
+        }
+        bound_cache(student, result.stored);
+        ExerciseRecord record = to_record(result, lang);
+        record.compile_cached = result.cost.compile_hits != 0;
+        keep_wrong_answers(record, result.output);  // its wrong answers are kept (insight_shared.hpp)
         record.source = shown_as;
         return record;
     } catch (const std::exception& fault) {
@@ -88,65 +100,6 @@ ExerciseRecord ProgramGrader::grade(const Exercise& e, const std::string& studen
         record.note = std::string("the grader failed: ") + fault.what();
         return record;
     }
-}
-
-ExerciseRecord ProgramGrader::compile_and_run(const Exercise& e, const std::string& student, const SubmittedProgram& program,
-                                              const std::string& shown_as,
-                                              std::optional<std::uint64_t> seed) {
-    const Lang lang = settings_.lang;
-    const InputList inputs = seed ? variant_inputs(e, *seed) : e.inputs;
-    std::error_code ec;
-    if (!program.readable()) {  // the file's mode, kind or size is the submission's: not a grader fault
-        ExerciseRecord r = whole_exercise(e, Verdict::compile_error, program.problem, lang);
-        r.note = notes_text(program.notes, lang) + program.problem.in(lang);
-        r.variant = seed;
-        return r;
-    }
-    const CompileResult build =
-        compile_program(program, settings_.include_dir, cache_dir_, settings_.compile_limits, CompileWay::fast, shown_as);
-    ++compiles_;
-    compile_hits_ += build.cached;
-    {
-        std::lock_guard lock(time_mutex_);
-        compile_seconds_ += build.seconds;
-    }
-    ExerciseResult result;
-    double run_seconds = 0;
-    std::string output;  // what the program printed: its wrong answers are kept (insight_shared.hpp)
-    if (!build.ok()) {
-        const Verdict verdict = build.status == CompileStatus::grader_fault ? Verdict::grader_fault : Verdict::compile_error;
-        result = failed_exercise(e, verdict, {build.diagnostics, build.diagnostics});
-    } else if (fs::file_size(build.binary, ec) > max_binary_bytes) {
-        // Copying it into the jail could fail for want of space, and a grader fault is credited.
-        result = failed_exercise(e, Verdict::compile_error,
-                                 {"the compiled program is larger than 64 MiB", "编译出的程序超过 64 MiB"});
-    } else {
-        const auto start = std::chrono::steady_clock::now();
-        const RunResult run = jail_.run(build.binary, input_text(inputs), settings_.run_limits);
-        ++runs_;
-        {
-            std::lock_guard lock(time_mutex_);
-            run_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        }
-        result = grade_run(e, inputs, run, settings_.run_limits, AnswerCompareOptions{settings_.reveal, settings_.follow_through});
-        // a mistake named is confirmed on other inputs (seeded from the program and its case)
-        confirm_diagnoses(e, result, build.binary.filename().string() + "/" + (seed ? std::to_string(*seed) : "book"),
-                          [&](const InputList& other) {
-                              return grade_run(e, other, jail_.run(build.binary, input_text(other), settings_.run_limits),
-                                               settings_.run_limits, AnswerCompareOptions{settings_.reveal, settings_.follow_through});
-                          });
-        run_seconds = run.wall_seconds;
-        output = run.out;
-    }
-    bound_cache(student, build.stored);
-    result.variant = seed;
-    result.compile_seconds = build.seconds;
-    result.run_seconds = run_seconds;
-    ExerciseRecord record = to_record(result, lang);
-    record.note = notes_text(build.notes, lang) + record.note;  // links beside the source, and such
-    record.compile_cached = build.cached;
-    keep_wrong_answers(record, output);
-    return record;
 }
 
 }  // namespace blockcheck

@@ -8,7 +8,6 @@
 #include "checker/grade/settings.hpp"
 #include "checker/run/cache_prune.hpp"
 
-#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -23,12 +22,6 @@ ExerciseRecord whole_exercise(const Exercise& e, Verdict verdict, const Text& me
 // A student's score and maximum: the sums over their exercises.
 void settle(StudentRecord& record);
 
-// What a batch's programs cost, summed over its workers.
-struct ProgramCosts {
-    std::size_t compiles = 0, compile_hits = 0, runs = 0;  // compile requests, answered from the cache, program runs
-    double compile_seconds = 0, run_seconds = 0;
-};
-
 // The jail and the cache a batch's programs share; grade() may be called from several threads.
 class ProgramGrader {
 public:
@@ -41,22 +34,20 @@ public:
     ExerciseRecord grade(const Exercise& e, const std::string& student, const SubmittedProgram* program,
                          const std::string& shown_as);
 
+    // What the batch's programs cost so far, summed over its workers.
     ProgramCosts costs() const;
 
 private:
-    ExerciseRecord compile_and_run(const Exercise& e, const std::string& student, const SubmittedProgram& program,
-                                   const std::string& shown_as, std::optional<std::uint64_t> seed);
     void bound_cache(const std::string& student, const std::vector<std::filesystem::path>& stored);
 
     const GradeSettings& settings_;
-    std::filesystem::path cache_dir_;
     ProgramJail jail_;
+    RunSettings run_settings_;  // the batch's road: its cache, limits and jail
     CacheShares shares_{grading_share_bytes};
     std::mutex prune_mutex_;
     std::size_t unpruned_ = 0;  // entries stored since the cache was last pruned
-    std::atomic<std::size_t> compiles_{0}, compile_hits_{0}, runs_{0};
-    mutable std::mutex time_mutex_;
-    double compile_seconds_ = 0, run_seconds_ = 0;
+    mutable std::mutex costs_mutex_;
+    ProgramCosts costs_;
 };
 
 }  // namespace blockcheck

@@ -42,21 +42,15 @@ std::vector<ExerciseResult> Workspace::check(const std::vector<const Exercise*>&
                                          {"no program at " + e.source, "找不到程序 " + e.source});
             return;
         }
-        RunSettings settings = settings_;
-        settings.display_source = e.source;  // chapters/<chapter>/<name>.cpp, as the student sees it
-        results[i] = check_program(e, source, inputs, settings, options);
-        results[i].variant = variant;
-        // every part right on the book's inputs: quietly try one variant (the binary is cached)
+        ProgramToJudge program{source, e.source, inputs, variant, std::nullopt};  // e.source: as the student sees it
+        // every part right on the book's inputs: the same binary quietly tries one variant
         // (the student edition grades only the variants it carries: the probe is one of those)
         const auto carried = exercises().answers().carried_variants();
-        if (!variant && results[i].status == "done" && !e.variants.empty() && (!carried || !carried->empty())) {
+        if (!variant && (!carried || !carried->empty())) {
             const std::uint64_t seed = variant_seed("hard_coded_probe", e.id);
-            const std::uint64_t probe = carried ? (*carried)[seed % carried->size()] : seed;
-            const InputList probe_inputs = variant_inputs(e, probe);
-            ExerciseResult probed = check_program(e, source, probe_inputs, settings, options);
-            probed.variant = probe;
-            mark_hard_coded(results[i], probed, probe_inputs);
+            program.probe = carried ? (*carried)[seed % carried->size()] : seed;
         }
+        results[i] = judge_program(e, program, settings_, options);
     };
     // Two workers: this machine's cores; compiling dominates a cold check.
     std::size_t next = 0;

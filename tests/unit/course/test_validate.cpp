@@ -124,6 +124,15 @@ int main() { bc::answer("mean_square", 2.0); }
                    "on the book's inputs: root_mean_square (missing)") != std::string::npos);
 }
 
+TEST_CASE("validate: a solved program over 1 MiB is refused as grade refuses it (validate judges on grade's road)") {
+    Copy copy;
+    std::ofstream(copy.root / "tests/solved/ch25/rms_norm_zero_row.cpp", std::ios::app)
+        << std::string(std::size_t{1} << 20, '/') << "\n";  // one comment line: compiles, and is still no program
+    const std::string all = joined(copy.problems("rms_norm_zero_row"));
+    CHECK(all.find("tests/solved/ch25/rms_norm_zero_row.cpp: (program): the solved program does not get full marks "
+                   "on the book's inputs: does not compile: the source is larger than 1 MiB") != std::string::npos);
+}
+
 TEST_CASE("validate: an exercise without a recorded template") {
     Copy copy;
     const fs::path record = copy.root / "data/templates/ch25.json";

@@ -151,7 +151,7 @@ TEST_CASE("mistakes: a sample of the honest double programs (every third exercis
         if (index++ % 3 != 0) continue;
         const fs::path solved = repository() / "tests/solved" / e.chapter / e.file_name();
         CAPTURE(e.id);
-        for (const InputList& inputs : {e.inputs, variant_inputs(e, 11)}) check_honest(check_program(e, solved, inputs, settings(), {}));
+        for (const InputList& inputs : {e.inputs, variant_inputs(e, 11)}) check_honest(judge_program(e, {solved, {}, inputs, std::nullopt, std::nullopt}, settings(), {}));
     }
 }
 

@@ -1,0 +1,72 @@
+// `check` on a copy of the student side: it judges on the road that grades (judge_program), with
+// grade's caps and check's quiet probe.
+#include "checker/student/workspace.hpp"
+#include "temp_dir.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <fstream>
+
+using namespace blockcheck;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The exercises and the students' header, copied: the programs are written in the copy.
+struct StudentCopy {
+    testing::TempDir dir{"workspace"};
+    fs::path root = dir.path;
+
+    StudentCopy() {
+        const fs::path source = BLOCKCHECK_SOURCE_DIR;
+        for (const char* part : {"data/exercises", "chapters"}) {
+            fs::create_directories(root / part);
+            fs::copy(source / part, root / part, fs::copy_options::recursive);
+        }
+    }
+    void program_from(const fs::path& file) const {
+        fs::copy_file(fs::path(BLOCKCHECK_SOURCE_DIR) / file, root / "chapters/ch25/rms_norm_zero_row.cpp",
+                      fs::copy_options::overwrite_existing);
+    }
+    ExerciseResult check() const {
+        const Workspace workspace(root);
+        return workspace.check(workspace.select({"rms_norm_zero_row"}), {}).at(0);
+    }
+};
+
+}  // namespace
+
+TEST_CASE("check: a source over 1 MiB is refused as grade refuses it, without a compile") {
+    StudentCopy copy;
+    copy.program_from("tests/solved/ch25/rms_norm_zero_row.cpp");
+    std::ofstream(copy.root / "chapters/ch25/rms_norm_zero_row.cpp", std::ios::app)
+        << std::string(std::size_t{1} << 20, '/') << "\n";  // one comment line: it would compile to full marks
+    const ExerciseResult r = copy.check();
+    CHECK(r.whole_program_verdict() == Verdict::compile_error);
+    CHECK(r.note.en == "the source is larger than 1 MiB");
+    CHECK(r.parts.at(0).message.zh == "源文件超过 1 MiB");
+    CHECK(r.cost.compiles == 0);
+    CHECK(r.cost.runs == 0);
+}
+
+TEST_CASE("check: a right program runs twice, the book's inputs then the probe's variant, from one compile") {
+    StudentCopy copy;
+    copy.program_from("tests/solved/ch25/rms_norm_zero_row.cpp");
+    const ExerciseResult honest = copy.check();
+    CHECK(honest.status == "done");
+    CHECK(honest.cost.compiles == 1);
+    CHECK(honest.cost.runs == 2);
+    for (const PartResult& p : honest.parts) CHECK_FALSE(p.diagnosis);
+
+    copy.program_from("tests/mistakes/hard_coded/rms_norm_zero_row.cpp");
+    const ExerciseResult constants = copy.check();
+    CHECK(constants.status == "done");  // the book's inputs are right: the probe tells, costing no points
+    CHECK(constants.cost.runs == 2);
+    const auto told = std::find_if(constants.parts.begin(), constants.parts.end(),
+                                   [](const PartResult& p) { return p.name == "rms_norm"; });
+    REQUIRE(told != constants.parts.end());
+    REQUIRE(told->diagnosis);
+    CHECK(told->diagnosis->id == "hard_coded");
+    CHECK(told->verdict == Verdict::correct);
+}
