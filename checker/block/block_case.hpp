@@ -39,7 +39,7 @@ T json_number(const nlohmann::ordered_json& value, const std::string& where);
 
 // The rope_scaling object (`key`) of a configuration `config` as Hugging Face writes it ("type" or
 // "rope_type", null for none), for RoPE of width head_dim; the original context falls back on
-// config.max_position_embeddings. Also read by checker/block/rope_config.cpp for config.json files.
+// config.max_position_embeddings. Also read by checker/block/detail/rope_config.cpp for config.json files.
 template <class T>
 RopeScaling<T> read_rope_scaling(const nlohmann::ordered_json& config, std::size_t head_dim, const std::string& where,
                                  const std::string& key = "rope_scaling");

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "checker/block/tensor_files.hpp"
-#include "checker/block/model_config.hpp"
+#include "checker/block/hf_config.hpp"
 #include "solutions/block/stored_weights.hpp"
 
 #include <filesystem>

@@ -2,7 +2,7 @@
 // directory descriptor, never through a link, never blocking, a regular file only, never on /proc
 // or /sys, read up to its size and a cap, once. Every reader of a submission (the compile, the
 // resume key, the code shape) takes what this returns, so the bytes hashed are the bytes compiled.
-// tests/unit/grade/test_submission_reads.cpp fails on a direct file read in grade/ or run/.
+// tests/unit/batch/test_submission_reads.cpp fails on a direct file read in grade/ or run/.
 #pragma once
 
 #include "base/text.hpp"

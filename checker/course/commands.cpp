@@ -9,7 +9,6 @@ void add_course_commands(CLI::App& app, Context& context) {
     add_compare_command(app, context);
     add_rope_command(app, context);
     add_case_command(app, context);
-    add_bench_command(app, context);
     add_rerun_command(app, context);
     add_verify_command(app, context);
     add_explain_command(app, context);

@@ -2,7 +2,7 @@
 // compared part by part, or the whole exercise lost to a compile error, crash or timeout.
 #pragma once
 
-#include "checker/run/compile.hpp"
+#include "checker/compile/compile.hpp"
 #include "checker/exercise/exercise_set.hpp"
 #include "checker/exercise/protocol.hpp"
 

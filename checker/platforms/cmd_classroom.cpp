@@ -7,7 +7,7 @@
 #include "checker/common/json_exact.hpp"
 #include "checker/course/assignment.hpp"
 #include "checker/exercise/exercise_set.hpp"
-#include "checker/grade/gradebook.hpp"
+#include "checker/outputs/gradebook.hpp"
 
 #include <fmt/format.h>
 

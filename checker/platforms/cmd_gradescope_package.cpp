@@ -7,8 +7,8 @@
 #include "checker/course/assignment.hpp"
 #include "checker/course/product_list.hpp"
 #include "checker/exercise/exercise_set.hpp"
-#include "checker/grade/archive.hpp"
-#include "checker/grade/gradebook.hpp"
+#include "checker/batch/archive.hpp"
+#include "checker/outputs/gradebook.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 #include "checker/run/compile_area.hpp"
 
 #include "checker/common/stale_sweep.hpp"
-#include "checker/run/compile.hpp"
+#include "checker/compile/compile.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>

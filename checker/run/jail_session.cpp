@@ -3,7 +3,7 @@
 #include "checker/run/jail_session.hpp"
 
 #include "checker/common/files.hpp"
-#include "checker/run/jail_protocol.hpp"
+#include "checker/run/detail/jail_protocol.hpp"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -4,7 +4,7 @@
 // may run at once.
 #include "checker/run/process.hpp"
 
-#include "checker/run/process_parts.hpp"
+#include "checker/run/detail/process_parts.hpp"
 #include "checker/run/seccomp_filter.hpp"
 
 #include <fcntl.h>

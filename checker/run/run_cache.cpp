@@ -4,7 +4,7 @@
 #include "checker/common/files.hpp"
 #include "checker/common/hashing.hpp"
 #include "checker/run/cache_seal.hpp"
-#include "checker/run/jail_protocol.hpp"
+#include "checker/run/detail/jail_protocol.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -65,6 +65,7 @@ function(blockcheck_unity_by_folder root sources_var)
   foreach(source ${${sources_var}})
     get_filename_component(folder ${source} DIRECTORY)
     file(RELATIVE_PATH folder ${root} ${folder})
+    string(REGEX REPLACE "/detail$" "" folder ${folder})  # a room's machinery: the room's group
     string(REPLACE "/" "_" group ${folder})
     set_source_files_properties(${source} PROPERTIES UNITY_GROUP ${group})
   endforeach()

@@ -2,7 +2,7 @@
 // program of tests/hostile/ (or any source) with the student header.
 #pragma once
 
-#include "checker/run/compile.hpp"
+#include "checker/compile/compile.hpp"
 #include "checker/run/process.hpp"
 
 #include <doctest/doctest.h>

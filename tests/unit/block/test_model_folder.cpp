@@ -197,11 +197,11 @@ TEST_CASE("a checkpoint folder that does not fit the block is refused naming the
     };
     checkpoint.config["attention_bias"] = true;
     checkpoint.write_config();
-    CHECK(refusal(load).find("config.attention_bias is true") != std::string::npos);
+    CHECK(refusal(load).find("config.attention_bias: true") != std::string::npos);
     checkpoint.config["attention_bias"] = false;
     checkpoint.config["hidden_act"] = "gelu";
     checkpoint.write_config();
-    CHECK(refusal(load).find("config.hidden_act is \"gelu\"") != std::string::npos);
+    CHECK(refusal(load).find("config.hidden_act: \"gelu\"") != std::string::npos);
     checkpoint.config["hidden_act"] = "silu";
     checkpoint.config["num_key_value_heads"] = 1;
     checkpoint.write_config();

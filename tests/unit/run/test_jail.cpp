@@ -2,7 +2,7 @@
 // its processes, its jail's first process (ptrace), and namespaces of their own; and the uid
 // programs run as.
 #include "checker/exercise/grading.hpp"
-#include "checker/run/compile.hpp"
+#include "checker/compile/compile.hpp"
 #include "checker/run/sandbox.hpp"
 
 #include <doctest/doctest.h>

@@ -2,7 +2,7 @@
 // it: an earlier program's stdin and stdout in the memory of a program's first process
 // (runner_memory), values passed through a shared network namespace (tcp_time_wait), and keys
 // left in, or read from, an inherited keyring (keyring_thief), including the grader's own.
-#include "checker/run/compile.hpp"
+#include "checker/compile/compile.hpp"
 #include "checker/run/sandbox.hpp"
 
 #include <doctest/doctest.h>

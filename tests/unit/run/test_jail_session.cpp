@@ -1,7 +1,7 @@
 // Jail sessions (many programs in one bwrap, each in namespaces of its own): the same end as a
 // jail of its own for every hostile program, and nothing one program leaves behind (files,
 // processes, shared memory) reaching the next program of the same session.
-#include "checker/run/compile.hpp"
+#include "checker/compile/compile.hpp"
 #include "checker/run/sandbox.hpp"
 
 #include <doctest/doctest.h>

@@ -1,5 +1,5 @@
 // run_process against the hostile programs of tests/hostile (compiled once per test run).
-#include "checker/run/compile.hpp"
+#include "checker/compile/compile.hpp"
 #include "checker/run/process.hpp"
 
 #include <doctest/doctest.h>

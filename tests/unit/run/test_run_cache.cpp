@@ -1,7 +1,7 @@
 // run_remembered: the student's loop runs a program again only when its binary, input or limits changed.
 #include "checker/common/files.hpp"
-#include "checker/run/compile.hpp"
-#include "checker/run/jail_protocol.hpp"
+#include "checker/compile/compile.hpp"
+#include "checker/run/detail/jail_protocol.hpp"
 #include "checker/run/run_cache.hpp"
 
 #include <doctest/doctest.h>

@@ -3,7 +3,7 @@
 // and a misspelled input names the inputs there are.
 #include "checker/exercise/exercise_set.hpp"
 #include "checker/exercise/grading.hpp"
-#include "checker/run/compile.hpp"
+#include "checker/compile/compile.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,0 +1,105 @@
+#include "checker/batch/detail/grade_program.hpp"
+
+#include "checker/exercise/variants.hpp"
+#include "checker/insight/insight_shared.hpp"
+#include "checker/run/cache_prune.hpp"
+
+namespace blockcheck {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+ExerciseRecord to_record(const ExerciseResult& r, Lang lang) {
+    ExerciseRecord rec;
+    rec.id = r.id;
+    rec.status = r.status;
+    rec.score = r.score;
+    rec.max_score = r.max_score;
+    rec.variant = r.variant;
+    rec.note = r.note.in(lang);
+    for (const ProtocolIssue& issue : r.issues) rec.issues.push_back(issue.message.in(lang));
+    rec.compile_seconds = r.compile_seconds;
+    rec.run_seconds = r.run_seconds;
+    for (const PartResult& p : r.parts) {
+        std::string message = p.message.in(lang);  // the notes (a step from the student's own numbers, ...) follow it
+        for (const Text& note : p.notes) message += (lang == Lang::zh ? "；" : "; ") + note.in(lang);
+        rec.parts.push_back({p.name, std::string(verdict_name(p.verdict)), p.score, p.max_score, message});
+        if (p.diagnosis) rec.parts.back().diagnosis_id = p.diagnosis->id, rec.parts.back().diagnosis_message = p.diagnosis->message.in(lang);
+    }
+    return rec;
+}
+
+}  // namespace
+
+ExerciseRecord whole_exercise(const Exercise& e, Verdict verdict, const Text& message, Lang lang) {
+    ExerciseResult r = failed_exercise(e, verdict, {});
+    for (PartResult& p : r.parts) p.message = message;
+    if (verdict == Verdict::missing) r.status = "not_done";
+    return to_record(r, lang);
+}
+
+void settle(StudentRecord& s) {
+    s.score = s.max_score = 0;
+    for (const ExerciseRecord& e : s.exercises) s.score += e.score, s.max_score += e.max_score;
+}
+
+ProgramGrader::ProgramGrader(const GradeSettings& settings, fs::path cache_dir) : settings_(settings) {
+    run_settings_.include_dir = settings.include_dir;
+    run_settings_.cache_dir = std::move(cache_dir);
+    run_settings_.limits = settings.run_limits;
+    run_settings_.compile_limits = settings.compile_limits;
+    run_settings_.jail = &jail_;
+}
+
+ProgramCosts ProgramGrader::costs() const {
+    std::lock_guard lock(costs_mutex_);
+    return costs_;
+}
+
+// The program has run: what its compile stored is charged to the student, and now and then the
+// whole cache is pruned to its bound (cache_prune.hpp).
+void ProgramGrader::bound_cache(const std::string& student, const std::vector<fs::path>& stored) {
+    if (stored.empty()) return;  // a cache hit
+    shares_.charge(student, stored);
+    std::lock_guard lock(prune_mutex_);
+    if ((unpruned_ += 1) < 64) return;  // a directory walk of the cache every 64 new entries
+    unpruned_ = 0;
+    prune_cache(run_settings_.cache_dir, grading_cache_bytes, grading_spare);
+}
+
+ExerciseRecord ProgramGrader::grade(const Exercise& e, const std::string& student, const SubmittedProgram* program,
+                                    const std::string& shown_as) {
+    const Lang lang = settings_.lang;
+    try {
+        if (!program)
+            return whole_exercise(e, Verdict::missing,
+                                  {"no file named " + e.file_name() + " in the submission",
+                                   "提交中没有名为 " + e.file_name() + " 的文件"},
+                                  lang);
+        std::optional<std::uint64_t> seed;
+        if (settings_.variants) seed = variant_seed(student, e.id);  // its own probe: no other
+        ProgramToJudge judged{program->source.name, shown_as, seed ? variant_inputs(e, *seed) : e.inputs, seed, std::nullopt};
+        judged.submitted = program;  // compiled as read, once (submission_file.hpp)
+        const ExerciseResult result =
+            judge_program(e, judged, run_settings_, AnswerCompareOptions{settings_.reveal, settings_.follow_through});
+        {
+            std::lock_guard lock(costs_mutex_);
+            costs_ += result.cost;
+        }
+        bound_cache(student, result.stored);
+        ExerciseRecord record = to_record(result, lang);
+        record.compile_cached = result.cost.compile_hits != 0;
+        keep_wrong_answers(record, result.output);  // its wrong answers are kept (insight_shared.hpp)
+        record.source = shown_as;
+        return record;
+    } catch (const std::exception& fault) {
+        ExerciseRecord record = whole_exercise(
+            e, Verdict::grader_fault, {std::string("the grader failed: ") + fault.what(), std::string("评分程序出错：") + fault.what()},
+            lang);
+        record.note = std::string("the grader failed: ") + fault.what();
+        return record;
+    }
+}
+
+}  // namespace blockcheck

@@ -1,0 +1,367 @@
+// Compiling exercise programs with g++, cached by content (docs/caches.md). Cache folder layout,
+// every <key> the SHA-256 (64 hex digits) of everything that decides the entry:
+//   <key>            the binary of a successful compile
+//   <key>.log        its warnings (trimmed), possibly empty
+//   <key>.fail       the trimmed diagnostics of a failed compile
+//   <key>.seal       the entry's inputs in full (source, headers, flags, compiler) and an HMAC of
+//                    them and of its files under this user's secret (cache_seal.hpp)
+//   <key>.run-<hash> what the binary printed on one input (run_cache.hpp, the student's loop only)
+//   compiler-<id>.txt  `g++ --version` of the compiler binary identified by <id> (path, size, mtime)
+//   build-<key>-<n>/ a private build folder, removed afterwards
+//   pch-<key>/       a program's leading #include lines precompiled (preamble.hpp and its .gch;
+//                    CompileWay::fast; sealed inside, .seal)
+//   lib-<key>/libblockcheck-header.a  the students' header compiled once (CompileWay::fast; sealed)
+// An entry whose seal does not hold (planted, altered, another source under the same key) is a
+// miss and is rebuilt. A cache hit marks its entry used, for cache_prune.hpp.
+#include "checker/compile/compile.hpp"
+
+#include "checker/common/files.hpp"
+#include "checker/common/submission_file.hpp"
+#include "checker/common/hashing.hpp"
+#include "checker/common/stale_sweep.hpp"
+#include "checker/run/cache_prune.hpp"
+#include "checker/run/cache_seal.hpp"
+#include "checker/compile/compile_parts.hpp"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdint>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace blockcheck {
+
+namespace fs = std::filesystem;
+using namespace compile_parts;
+
+Limits compiler_limits() {
+    Limits limits;
+    limits.cpu_seconds = 30;
+    limits.wall_seconds = 30;
+    limits.memory_bytes = std::size_t{2} << 30;
+    limits.output_bytes = 1u << 20;
+    limits.file_bytes = std::size_t{256} << 20;
+    limits.open_files = 256;
+    limits.processes = 0;  // none: the compiler is trusted, and RLIMIT_NPROC counts all the user's processes
+    return limits;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A submission file's name without its folder: how it is written into the build folder.
+std::string base_name(const std::string& name) { return name.substr(name.rfind('/') + 1); }
+
+// Everything that decides a program's binary: the flags (the way's, the linker's), the compiler,
+// the source's name and bytes, every header in include_dir and the program's own headers.
+EntryInputs program_inputs(std::string_view source_name, std::string_view source_text, const fs::path& include_dir,
+                           std::string_view version, const std::vector<std::string>& flags,
+                           const std::vector<SubmissionFile>& own_headers) {
+    EntryInputs inputs("blockcheck-compile-4");
+    for (const std::string& flag : flags) inputs.add(flag);
+    inputs.add(version).add(source_name).add(source_text).add_headers(include_dir);
+    for (const SubmissionFile& header : own_headers) inputs.add("beside:" + base_name(header.name)).add(header.bytes);
+    return inputs;
+}
+
+struct EntryFiles {
+    fs::path binary, log, fail, seal;
+};
+
+EntryFiles entry_files(const fs::path& cache_dir, const std::string& key) {
+    return {cache_dir / key, cache_dir / (key + ".log"), cache_dir / (key + ".fail"), cache_dir / (key + ".seal")};
+}
+
+// A binary or a recorded failure for these inputs, if the cache has one its seal vouches for.
+std::optional<CompileResult> cached_result(const fs::path& cache_dir, const EntryInputs& inputs) {
+    const EntryFiles entry = entry_files(cache_dir, inputs.key());
+    if (::access(entry.binary.c_str(), X_OK) == 0 && seal_holds(entry.seal, inputs.text(), {entry.binary, entry.log})) {
+        touch_cache_entry(entry.binary);
+        return CompileResult{CompileStatus::compiled, entry.binary, read_file_if_readable(entry.log).value_or(""), true};
+    }
+    if (seal_holds(entry.seal, inputs.text(), {entry.fail})) {  // only the compiler's own rejections are cached
+        touch_cache_entry(entry.fail);
+        return CompileResult{CompileStatus::rejected, {}, read_file_if_readable(entry.fail).value_or(""), true};
+    }
+    return std::nullopt;
+}
+
+// Whatever stands under a key whose seal did not hold (planted, altered, stale), before it is rebuilt.
+void discard_entry(const fs::path& cache_dir, const std::string& key) {
+    const EntryFiles entry = entry_files(cache_dir, key);
+    std::error_code ignored;
+    for (const fs::path& path : {entry.binary, entry.log, entry.fail, entry.seal}) fs::remove_all(path, ignored);
+}
+
+// Replaces every occurrence of `from` with `to`.
+void replace_all(std::string& text, std::string_view from, std::string_view to) {
+    if (from.empty()) return;
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+}
+
+// Headers appear as <include folder name>/<file>, the build folder not at all.
+std::string shorten_paths(std::string text, const fs::path& include_dir, const fs::path& build_dir) {
+    fs::path name = include_dir.filename().empty() ? include_dir.parent_path().filename() : include_dir.filename();
+    replace_all(text, (include_dir / "").string(), (name / "").string());
+    replace_all(text, (build_dir / "").string(), "");
+    return text;
+}
+
+// The precompiled preamble's lines named as the program's own in an include chain (`In file
+// included from x.cpp:2`, not from the preamble.hpp it was precompiled as), as g++ on the program
+// alone words them.
+std::string preamble_as_source(const std::string& text, const Recipe& recipe, const std::string& name) {
+    if (recipe.preamble.empty()) return text;
+    const std::string from = "from " + recipe.preamble.filename().string() + ":";
+    std::string out;
+    std::size_t at = 0;
+    for (std::size_t hit = text.find(from); hit != std::string::npos; hit = text.find(from, at)) {
+        std::size_t end = hit + from.size();
+        while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+        const std::string digits = text.substr(hit + from.size(), end - hit - from.size());
+        const std::size_t line = digits.empty() || digits.size() > 6 ? 0 : std::stoul(digits);
+        out.append(text, at, hit - at);
+        if (line >= 1 && line <= recipe.preamble_lines.size())
+            out += "from " + name + ":" + std::to_string(recipe.preamble_lines[line - 1]);
+        else
+            out.append(text, hit, end - hit);
+        at = end;
+    }
+    return out.append(text, at, std::string::npos);
+}
+
+std::string describe_limit_stop(const RunResult& run, const Limits& limits) {
+    const auto mib = limits.memory_bytes >> 20;
+    switch (run.status) {
+        case RunStatus::timed_out:
+            return "the compiler ran out of time (limit " + std::to_string(static_cast<long>(limits.wall_seconds)) +
+                   " s wall, " + std::to_string(static_cast<long>(limits.cpu_seconds)) + " s CPU)";
+        case RunStatus::output_limit:
+            return "the compiler's messages exceeded " + std::to_string(limits.output_bytes) + " bytes";
+        case RunStatus::signaled:
+            if (run.signal == SIGXFSZ)
+                return "the compiler stopped at the file size limit (" + std::to_string(limits.file_bytes >> 20) + " MiB)";
+            return "the compiler was killed by signal " + std::to_string(run.signal) + " (memory limit " +
+                   std::to_string(mib) + " MiB)";
+        case RunStatus::failed_to_start: return "cannot run the compiler: " + run.error;
+        case RunStatus::exited:
+            return "the compiler ran out of memory (limit " + std::to_string(mib) + " MiB)";
+    }
+    return {};
+}
+
+// The compiler seems to have given up for lack of memory (its messages say so, and a program can
+// forge them): not cached, and judged by the known-good probe like any other limit stop.
+bool out_of_memory(const RunResult& run) {
+    return run.err.find("virtual memory exhausted") != std::string::npos ||
+           run.err.find("out of memory allocating") != std::string::npos ||
+           run.err.find("std::bad_alloc") != std::string::npos;
+}
+
+constexpr const char* binary_name = "blockcheck-program.out";
+
+// The compiler (or the linker it ran) stopped at the file size limit: a file in the build folder
+// reached max_binary_bytes, or it was killed by SIGXFSZ. Facts of the file system and the kernel,
+// not of the messages.
+// A failed compile whose linker says it met the limit counts too (a program forging that line only
+// loses its own cached rejection).
+bool wrote_too_much(const RunResult& run, const fs::path& build_dir) {
+    if (run.status == RunStatus::signaled && run.signal == SIGXFSZ) return true;
+    if (run.status == RunStatus::exited && run.exit_code != 0 &&
+        run.err.find("File size limit exceeded") != std::string::npos)  // "signal terminated program as"
+        return true;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(build_dir, ec))
+        if (entry.is_regular_file(ec) && entry.file_size(ec) >= max_binary_bytes && !ec) return true;
+    return false;
+}
+
+struct BuildDir {
+    fs::path path;
+    ~BuildDir() {
+        std::error_code ignored;
+        fs::remove_all(path, ignored);
+    }
+};
+
+// A program that compiles anywhere, compiled in `dir` with `argv` (the flags, without a source)
+// under the same limits, sandbox and uid: when it fails too, the compiler or its limits are at fault,
+// not the student's program. Probed every time (a compiler can vanish or break mid-run), which
+// costs one tiny compile per failure that is not cached yet.
+bool probe_compiles(std::vector<std::string> argv, const fs::path& dir, const Limits& limits, const CompilerJail& jail) {
+    constexpr const char* probe = "blockcheck-probe.cpp";
+    write_cache_file(dir / probe, "#include <cstdio>\nint main() { std::puts(\"ok\"); }\n");
+    if (jail.uid != 0 && ::lchown((dir / probe).c_str(), jail.uid, jail.uid) != 0) return false;
+    argv.insert(argv.end(), {probe, "-o", "blockcheck-probe.out"});
+    return succeeded(run_compiler(argv, dir, limits, jail));
+}
+
+// Runs g++ in a private folder holding a copy of the source; stores the outcome in the cache.
+CompileResult build(const SubmittedProgram& program,
+                    const fs::path& include_dir, const fs::path& cache_dir, const EntryInputs& inputs,
+                    const std::string& version, const Recipe& recipe, const Limits& limits, const std::string& display) {
+    // What an interrupted run left behind: half-written files, and build folders an hour old.
+    sweep_stale(cache_dir, ".tmp-");
+    sweep_stale(cache_dir, "build-", std::chrono::hours(1));
+    const std::string key = inputs.key();
+    const EntryFiles entry = entry_files(cache_dir, key);
+    BuildDir dir{cache_dir / ("build-" + key + "-" + unique_suffix())};
+    fresh_folder(dir.path);
+    const std::string name = base_name(program.source.name);
+    write_cache_file(dir.path / name, program.source.bytes);
+    for (const SubmissionFile& header : program.headers) write_cache_file(dir.path / base_name(header.name), header.bytes);
+    std::vector<std::string> argv{"g++"};
+    argv.insert(argv.end(), recipe.flags.begin(), recipe.flags.end());
+    Sandbox sandbox{dir.path, {}};
+    if (!recipe.preamble.empty()) {
+        argv.insert(argv.end(), {"-include", recipe.preamble.string()});
+        sandbox.readonly_dirs.push_back(recipe.preamble.parent_path());
+    }
+    if (!include_dir.empty()) argv.push_back("-I" + include_dir.string());
+    if (fs::is_directory(include_dir)) sandbox.readonly_dirs.push_back(include_dir);
+    std::vector<std::string> argv_prefix = argv;  // the known-good probe's: no source, no archive
+    argv_prefix.insert(argv_prefix.end(), recipe.link_flags.begin(), recipe.link_flags.end());
+    argv.push_back(name);
+    if (!recipe.archive.empty()) {
+        argv.push_back(recipe.archive.string());
+        sandbox.readonly_dirs.push_back(recipe.archive.parent_path());
+    }
+    argv.insert(argv.end(), recipe.link_flags.begin(), recipe.link_flags.end());
+    argv.insert(argv.end(), {"-o", binary_name});
+    const CompilerJail jail = compiler_jail(sandbox, cache_dir);
+    if (!jail.refused.empty()) return {CompileStatus::grader_fault, {}, jail.refused};
+    Limits program_limits = limits;  // the compiler writes no file larger than the biggest program
+    program_limits.file_bytes = std::min<std::size_t>(limits.file_bytes ? limits.file_bytes : SIZE_MAX, max_binary_bytes);
+    RunResult run = run_compiler(argv, dir.path, program_limits, jail);
+    std::string messages = shorten_paths(preamble_as_source(run.err, recipe, name), include_dir, dir.path);
+    if (!recipe.archive.empty()) replace_all(messages, recipe.archive.string(), archive_name);
+    std::string diagnostics = trim_diagnostics(messages);
+    // the source as the student sees it: chapters/ch25/x.cpp:12:5 rather than x.cpp:12:5
+    if (!display.empty() && display != name) {
+        if (diagnostics.starts_with(name + ":")) diagnostics.replace(0, name.size(), display);
+        replace_all(diagnostics, "\n" + name + ":", "\n" + display + ":");
+        replace_all(diagnostics, " " + name + ":", " " + display + ":");
+    }
+
+    if (run.status == RunStatus::failed_to_start)
+        return {CompileStatus::grader_fault, {}, describe_limit_stop(run, limits)};
+    if (wrote_too_much(run, dir.path))  // the program's own size: never cached
+        return {CompileStatus::rejected, {},
+                "the compiled program would be larger than " + std::to_string(max_binary_bytes >> 20) +
+                    " MiB (the compiler stopped writing it)"};
+    const bool finished = run.status == RunStatus::exited && !out_of_memory(run);
+    if (!finished) {
+        const std::string reason = describe_limit_stop(run, limits);
+        const CompileStatus whose =
+            probe_compiles(argv_prefix, dir.path, limits, jail) ? CompileStatus::rejected : CompileStatus::grader_fault;
+        return {whose, {}, diagnostics.empty() ? reason : reason + "\n" + diagnostics};
+    }
+    if (run.exit_code != 0) {
+        if (diagnostics.empty()) diagnostics = "g++ failed with exit code " + std::to_string(run.exit_code);
+        if (!probe_compiles(argv_prefix, dir.path, limits, jail))
+            return {CompileStatus::grader_fault, {}, "the compiler fails on a known-good program too\n" + diagnostics};
+        write_cache_file(entry.fail, diagnostics);
+        write_seal(entry.seal, inputs.text(), {entry.fail});
+        CompileResult rejected{CompileStatus::rejected, {}, diagnostics};
+        rejected.stored = {entry.fail, entry.seal};
+        return rejected;
+    }
+    write_cache_file(entry.log, diagnostics);
+    if (!reclaim_output(dir.path / binary_name, jail))
+        return {CompileStatus::grader_fault, {}, "cannot take the compiled binary back from the compiler's uid"};
+    std::error_code ec;
+    fs::rename(dir.path / binary_name, entry.binary, ec);  // atomic: the binary appears whole
+    if (ec)
+        return {CompileStatus::grader_fault, {}, "cannot store the binary in '" + cache_dir.string() + "': " + ec.message()};
+    write_seal(entry.seal, inputs.text(), {entry.binary, entry.log});
+    CompileResult compiled{CompileStatus::compiled, entry.binary, diagnostics};
+    compiled.stored = {entry.binary, entry.log, entry.seal};
+    return compiled;
+}
+
+}  // namespace
+
+namespace compile_parts {
+
+namespace {
+
+std::string run_version(const std::string& compiler) {
+    Limits limits;
+    limits.wall_seconds = 10;
+    limits.cpu_seconds = 10;
+    RunResult result = run_process({compiler, "--version"}, {}, limits);
+    if (result.status != RunStatus::exited || result.exit_code != 0) return {};
+    return result.out.substr(0, result.out.find('\n'));
+}
+
+}  // namespace
+
+// `g++ --version`, once per process; on disk by compiler identity, so that a cache hit in a
+// fresh process does not pay for starting the compiler.
+std::string compiler_version(const std::string& compiler, const fs::path& cache_dir) {
+    static std::mutex mutex;
+    static std::string known;
+    std::lock_guard lock(mutex);
+    if (!known.empty()) return known;
+    const fs::path memo = cache_dir / ("compiler-" + hex(content_hash(compiler_identity(compiler))) + ".txt");
+    if (auto text = read_file_if_readable(memo); text && !text->empty()) return known = *text;
+    known = run_version(compiler);
+    if (!known.empty()) write_cache_file(memo, known);
+    return known;
+}
+
+}  // namespace compile_parts
+
+CompileResult compile_program(const SubmittedProgram& program, const fs::path& include_dir, const fs::path& cache_dir,
+                              const Limits& limits, CompileWay way, const std::string& display) {
+    const auto start = Clock::now();
+    auto finish = [&](CompileResult result) {
+        result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        result.notes = program.notes;
+        return result;
+    };
+    if (!program.readable())  // its mode, kind or size is the submission's doing
+        return finish({CompileStatus::rejected, {}, program.problem.en});
+    std::error_code ec;
+    fs::create_directories(cache_dir, ec);
+    if (!fs::is_directory(cache_dir, ec))
+        return finish({CompileStatus::grader_fault, {}, "cannot create cache folder '" + cache_dir.string() + "'"});
+    const fs::path cache = fs::absolute(cache_dir).lexically_normal();
+    const fs::path includes = include_dir.empty() ? fs::path{} : fs::absolute(include_dir).lexically_normal();
+
+    const std::string version = compiler_version("g++", cache);
+    const std::string& source_text = program.source.bytes;
+    try {
+        const Recipe recipe = recipe_for(way, source_text, includes, cache, version, limits, !program.headers.empty());
+        std::vector<std::string> flags = recipe.flags;
+        flags.insert(flags.end(), recipe.link_flags.begin(), recipe.link_flags.end());
+        const EntryInputs inputs = program_inputs(base_name(program.source.name) + "\n" + display, source_text, includes,
+                                                  version, flags, program.headers);
+        if (auto hit = cached_result(cache, inputs)) return finish(*hit);
+        auto guard = in_flight().acquire(inputs.key());
+        if (auto hit = cached_result(cache, inputs)) return finish(*hit);  // another thread just built it
+        discard_entry(cache, inputs.key());  // planted, altered or another source's: never run, rebuilt
+        return finish(build(program, includes, cache, inputs, version, recipe, limits, display));
+    } catch (const std::exception& error) {
+        return finish({CompileStatus::grader_fault, {}, "cannot compile '" + program.source.name + "': " + error.what()});
+    }
+}
+
+CompileResult compile_program(const fs::path& source, const fs::path& include_dir, const fs::path& cache_dir,
+                              const Limits& limits, CompileWay way, const std::string& display) {
+    const fs::path folder = source.parent_path().empty() ? fs::path(".") : source.parent_path();
+    SubmittedProgram program = read_program(folder, source.filename().string(), Links::follow_and_report);
+    if (!program.readable())
+        program.problem.en = "cannot read source file '" + source.string() + "': " + program.problem.en;
+    return compile_program(program, include_dir, cache_dir, limits, way, display);
+}
+
+}  // namespace blockcheck

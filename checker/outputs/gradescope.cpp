@@ -1,0 +1,99 @@
+#include "checker/outputs/gradescope.hpp"
+
+#include "checker/common/files.hpp"
+#include "checker/outputs/sandbox_policy.hpp"
+
+namespace blockcheck {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+// A test of gradescope_json as feedback: no points, named for the inputs it ran on.
+Json feedback_test(const Json& test, Lang lang) {
+    return {{"name", test.at("name").get<std::string>() + std::string(tr(lang, " (book's inputs)", "（书中的输入）"))},
+            {"status", test.at("status")},
+            {"output", test.at("output")},
+            {"visibility", "visible"}};
+}
+
+}  // namespace
+
+Json gradescope_json(const StudentRecord& s, Lang lang) {
+    const std::string unreadable =
+        tr_format(lang, "the submission could not be read: {}", "提交的内容无法读取：{}", s.error);
+    Json tests = Json::array();
+    for (const ExerciseRecord& ex : s.exercises) {
+        bool first = true;
+        for (const PartRecord& p : ex.parts) {
+            std::string output = s.error.empty() ? p.message : unreadable;
+            if (!p.diagnosis_id.empty())
+                output += tr_format(lang, "\nLikely mistake ({}): {}", "\n可能的错误（{}）：{}", p.diagnosis_id, p.diagnosis_message);
+            if (first && !ex.note.empty() && s.error.empty() && p.verdict != "correct") output += "\n\n" + ex.note;
+            if (ex.variant && first) output += tr_format(lang, "\n(inputs of variant {})", "\n（变体 {} 的输入）", *ex.variant);
+            tests.push_back({{"name", ex.id + ": " + p.name},
+                             {"score", p.score},
+                             {"max_score", p.max_score},
+                             {"status", p.verdict == "correct" || (p.verdict == "grader_fault" && !ex.fault_repeated) ? "passed" : "failed"},
+                             {"output", output}});
+            first = false;
+        }
+    }
+    std::string output = tr_format(lang, "{}/{} points", "{}/{} 分", score_text(s.score), score_text(s.max_score));
+    if (!s.error.empty()) output += "\n" + unreadable;
+    if (s.has_repeated_grader_fault())
+        output += tr(lang, "\nThe grader failed on some parts in two runs in a row; they are not credited: ask your instructor.",
+                     "\n评分程序连续两次在部分小题上出错，这些小题不计分：请联系老师。");
+    else if (s.has_grader_fault())
+        output += tr(lang, "\nThe grader failed on some parts; they are credited to you until graded again.",
+                     "\n评分程序在部分小题上出错；重新评分之前，这些小题按得分计。");
+    for (const std::string& note : s.notes) output += "\n" + note;
+    for (const MisnamedFile& m : s.misnamed) output += "\n" + misnamed_text(m, lang);
+    if (s.misnamed_more)
+        output += "\n" + misnamed_more_text(s.misnamed_more, lang);
+    if (s.unsandboxed) output += "\n" + no_sandbox_student_note().in(lang);
+    return {{"score", s.score}, {"output", output}, {"tests", tests}};
+}
+
+Json gradescope_results(const StudentRecord& scored, const StudentRecord* book, Lang lang) {
+    Json base = gradescope_json(scored, lang);
+    Json tests = Json::array();
+    if (book) {
+        const Json feedback = gradescope_json(*book, lang);
+        for (const Json& test : feedback.at("tests")) tests.push_back(feedback_test(test, lang));
+    }
+    for (Json test : base.at("tests")) {
+        test["visibility"] = book ? "after_due_date" : "visible";
+        tests.push_back(std::move(test));
+    }
+    std::string output = base.at("output").get<std::string>();
+    if (book)
+        output += tr(lang,
+                     "\nYour score comes from inputs drawn for you (variants); their tests show after the due date. "
+                     "The tests marked (book's inputs) run your programs on the book's values and carry no points.",
+                     "\n你的分数来自为你抽取的输入（变体），这些测试在截止日期后显示。"
+                     "标为（书中的输入）的测试用书中的数值运行你的程序，不计分。");
+    return {{"score", scored.score},
+            {"output", output},
+            {"output_format", "text"},
+            {"visibility", "visible"},
+            {"stdout_visibility", "hidden"},
+            {"tests", tests}};
+}
+
+std::string gradescope_submitter(const std::filesystem::path& metadata) {
+    if (!std::filesystem::exists(metadata)) return "submission";
+    try {
+        const nlohmann::json m = nlohmann::json::parse(read_file(metadata));
+        for (const auto& user : m.at("users"))
+            for (const char* field : {"email", "sid", "id"})
+                if (user.contains(field) && !user[field].is_null()) {
+                    std::string id = user[field].is_string() ? user[field].get<std::string>() : user[field].dump();
+                    if (!id.empty()) return id;
+                }
+    } catch (const std::exception&) {
+    }
+    return "submission";
+}
+
+}  // namespace blockcheck

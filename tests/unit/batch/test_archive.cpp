@@ -1,0 +1,154 @@
+// Unpacking students' archives: what is written, and what makes an archive the student's error.
+#include "checker/batch/archive.hpp"
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "temp_dir.hpp"
+#include "source_tree.hpp"
+
+using namespace blockcheck;
+namespace fs = std::filesystem;
+
+namespace {
+
+using testing::file_text;
+using testing::TempDir;
+
+// Every path below `dir`, relative, sorted.
+std::vector<std::string> tree(const fs::path& dir) {
+    std::vector<std::string> paths;
+    for (const auto& e : fs::recursive_directory_iterator(dir)) paths.push_back(e.path().lexically_relative(dir).generic_string());
+    std::sort(paths.begin(), paths.end());
+    return paths;
+}
+
+std::string extract_error(const fs::path& archive, const fs::path& target, const ArchiveLimits& limits = {}) {
+    try {
+        extract_archive(archive, target, limits);
+    } catch (const ArchiveError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("archive: names are recognised with their extension, and the id drops it") {
+    CHECK(is_archive_name("ada.zip"));
+    CHECK(is_archive_name("ada.TAR.GZ"));
+    CHECK(is_archive_name("ada.tgz"));
+    CHECK(is_archive_name("ada.tar"));
+    CHECK_FALSE(is_archive_name("ada.cpp"));
+    CHECK_FALSE(is_archive_name(".zip"));
+    CHECK(archive_stem("ada.lovelace.tar.gz") == "ada.lovelace");
+    CHECK(archive_stem("bob.zip") == "bob");
+}
+
+TEST_CASE("archive: entry names are normalised, and names that leave the folder are refused") {
+    CHECK(safe_entry_path("./a//b/./c.cpp") == fs::path("a/b/c.cpp"));
+    CHECK(safe_entry_path("a/../b.cpp") == fs::path("b.cpp"));
+    CHECK(safe_entry_path("win\\dows\\x.cpp") == fs::path("win/dows/x.cpp"));
+    CHECK_THROWS_WITH_AS(safe_entry_path("../evil.cpp"), doctest::Contains("leaves"), ArchiveError);
+    CHECK_THROWS_WITH_AS(safe_entry_path("a/../../evil.cpp"), doctest::Contains("leaves"), ArchiveError);
+    CHECK_THROWS_WITH_AS(safe_entry_path("/etc/passwd"), doctest::Contains("absolute"), ArchiveError);
+    CHECK_THROWS_WITH_AS(safe_entry_path("C:\\evil.cpp"), doctest::Contains("absolute"), ArchiveError);
+    CHECK_THROWS_AS(safe_entry_path("."), ArchiveError);
+    CHECK_THROWS_AS(safe_entry_path(std::string(2000, 'a')), ArchiveError);
+}
+
+TEST_CASE("archive: a zip and a tar.gz unpack to the same files") {
+    TempDir dir("archive-ok");
+    const std::vector<ArchiveEntry> entries{{"ada/chapters/ch25/x.cpp", "int main() {}\n", "", false},
+                                            {"ada/notes.txt", "hello", "", false},
+                                            {"ada/empty.txt", "", "", false}};
+    for (const char* name : {"ada.zip", "ada.tar.gz"}) {
+        CAPTURE(name);
+        write_archive(dir.path / name, entries);
+        const fs::path target = dir.path / (std::string(name) + "-out");
+        const Unpacked u = extract_archive(dir.path / name, target);
+        CHECK(u.bytes == 19);
+        CHECK(file_text(target / "ada/chapters/ch25/x.cpp") == "int main() {}\n");
+        CHECK(file_text(target / "ada/notes.txt") == "hello");
+        CHECK(tree(target) == std::vector<std::string>{"ada", "ada/chapters", "ada/chapters/ch25", "ada/chapters/ch25/x.cpp",
+                                                       "ada/empty.txt", "ada/notes.txt"});
+        CHECK((fs::status(target / "ada/notes.txt").permissions() & fs::perms::owner_exec) == fs::perms::none);
+    }
+}
+
+TEST_CASE("archive: a ../ entry is the student's error and writes nothing anywhere") {
+    TempDir dir("archive-dotdot");
+    for (const char* name : {"evil.zip", "evil.tar.gz"}) {
+        CAPTURE(name);
+        write_archive(dir.path / name, {{"good.cpp", "ok", "", false}, {"../escaped.cpp", "bad", "", false}});
+        const fs::path target = dir.path / "sub" / "out";
+        CHECK(extract_error(dir.path / name, target).find("'../escaped.cpp'") != std::string::npos);
+        CHECK_FALSE(fs::exists(target));  // removed again, with the good file
+        CHECK_FALSE(fs::exists(dir.path / "sub" / "escaped.cpp"));
+        CHECK_FALSE(fs::exists(dir.path / "escaped.cpp"));
+    }
+}
+
+TEST_CASE("archive: an absolute entry is refused") {
+    TempDir dir("archive-absolute");
+    write_archive(dir.path / "abs.tar.gz", {{(dir.path / "absolute-escape.cpp").string(), "bad", "", false}});
+    CHECK(extract_error(dir.path / "abs.tar.gz", dir.path / "out").find("absolute") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir.path / "absolute-escape.cpp"));
+}
+
+TEST_CASE("archive: links pointing out are refused; links staying inside are skipped, never created") {
+    TempDir dir("archive-links");
+    SUBCASE("a symbolic link to an absolute path") {
+        write_archive(dir.path / "a.tar.gz", {{"x.cpp", "", "/etc/passwd", false}});
+        CHECK(extract_error(dir.path / "a.tar.gz", dir.path / "out").find("outside the submission") != std::string::npos);
+    }
+    SUBCASE("a symbolic link climbing out") {
+        write_archive(dir.path / "a.zip", {{"d/x.cpp", "", "../../other/x.cpp", false}});
+        CHECK(extract_error(dir.path / "a.zip", dir.path / "out").find("outside the submission") != std::string::npos);
+    }
+    SUBCASE("a link, then a file written through it") {
+        // The classic: link "d" -> "/tmp", then "d/x". The link is refused before anything follows it.
+        write_archive(dir.path / "a.tar.gz", {{"d", "", dir.path.string(), false}, {"d/planted.cpp", "bad", "", false}});
+        CHECK_FALSE(extract_error(dir.path / "a.tar.gz", dir.path / "out").empty());
+        CHECK_FALSE(fs::exists(dir.path / "planted.cpp"));
+    }
+    SUBCASE("a hard link to a path outside") {
+        write_archive(dir.path / "a.tar.gz", {{"x.cpp", "", "../../etc/passwd", true}});
+        CHECK(extract_error(dir.path / "a.tar.gz", dir.path / "out").find("hard link") != std::string::npos);
+    }
+    SUBCASE("a link inside the folder") {
+        write_archive(dir.path / "a.tar.gz", {{"d/real.cpp", "int x;", "", false}, {"d/alias.cpp", "", "real.cpp", false}});
+        const Unpacked u = extract_archive(dir.path / "a.tar.gz", dir.path / "out");
+        CHECK(u.skipped == std::vector<std::string>{"d/alias.cpp"});
+        CHECK(tree(dir.path / "out") == std::vector<std::string>{"d", "d/real.cpp"});
+    }
+}
+
+TEST_CASE("archive: too many files or too many bytes stop the unpacking") {
+    TempDir dir("archive-limits");
+    std::vector<ArchiveEntry> many;
+    for (int i = 0; i < 30; ++i) many.push_back({"f" + std::to_string(i), "x", "", false});
+    write_archive(dir.path / "many.zip", many);
+    ArchiveLimits limits;
+    limits.max_files = 20;
+    CHECK(extract_error(dir.path / "many.zip", dir.path / "out1", limits).find("more than 20 entries") != std::string::npos);
+    // A compression bomb: 8 MiB of zeros compress to a few KiB.
+    write_archive(dir.path / "bomb.tar.gz", {{"zeros.cpp", std::string(8 << 20, '\0'), "", false}});
+    CHECK(fs::file_size(dir.path / "bomb.tar.gz") < 100000);
+    limits = {};
+    limits.max_total_bytes = 1 << 20;
+    CHECK(extract_error(dir.path / "bomb.tar.gz", dir.path / "out2", limits).find("more than 1 MiB") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir.path / "out2"));
+}
+
+TEST_CASE("archive: a file that is not an archive is the student's error") {
+    TempDir dir("archive-garbage");
+    std::ofstream(dir.path / "junk.zip", std::ios::binary) << std::string("PK\x03\x04 this is not really a zip", 30);
+    CHECK_FALSE(extract_error(dir.path / "junk.zip", dir.path / "out").empty());
+    std::ofstream(dir.path / "empty.tar.gz", std::ios::binary) << "";
+    CHECK_NOTHROW(extract_archive(dir.path / "empty.tar.gz", dir.path / "out-empty"));  // an empty archive is just empty
+}
