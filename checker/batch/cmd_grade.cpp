@@ -247,24 +247,6 @@ int merge(const Context& context, const GradeOptions& o) {
     return 0;
 }
 
-// Gradescope's results.json when the autograder refused for want of a sandbox: score 0, and a
-// failed test that tells the student this is not their grade.
-nlohmann::ordered_json gradescope_refusal(Lang lang) {
-    const std::string why = std::string(tr(
-        lang,
-        "The autograder could not isolate programs on this machine (no sandbox works here), so it did not run yours: "
-        "this 0 is not your grade. Your instructor must fix the autograder's setup (its log says what is missing).",
-        "自动评分无法在此机器上隔离程序（没有可用的沙箱），因此没有运行你的程序：这个 0 分不是你的成绩。"
-        "需要老师修复自动评分的设置（其日志说明了缺少什么）。"));
-    return {{"score", 0},
-            {"output", why},
-            {"output_format", "text"},
-            {"visibility", "visible"},
-            {"stdout_visibility", "hidden"},
-            {"tests", {{{"name", "sandbox"}, {"score", 0}, {"max_score", 0}, {"status", "failed"}, {"output", why},
-                        {"visibility", "visible"}}}}};
-}
-
 int gradescope(const Context& context, const GradeOptions& o) {
     const ExerciseSet set = chosen_exercises(ExerciseSet::load(context.root), o.choice);
     const fs::path submission = env_or("BLOCKCHECK_GRADESCOPE_SUBMISSION", "/autograder/submission");

@@ -1,6 +1,7 @@
 // Gradescope, the one place its formats are written and read: a student's results.json (the
 // per-student file of a batch, gradescope/<student>.json), the autograder's results.json with
-// the visibility of each test, and the submitter's id from submission_metadata.json
+// the visibility of each test (or its refusal without a sandbox), and the submitter's id from
+// submission_metadata.json
 // (docs/platforms.md has the schema).
 #pragma once
 
@@ -25,6 +26,10 @@ nlohmann::ordered_json gradescope_json(const StudentRecord& student, Lang lang);
 // variant's verdicts. Top level: score, output, output_format "text", visibility "visible",
 // stdout_visibility "hidden", tests[] with name, score, max_score, status, output, visibility.
 nlohmann::ordered_json gradescope_results(const StudentRecord& scored, const StudentRecord* book, Lang lang);
+
+// results.json when the autograder refused for want of a sandbox: score 0, and a failed test
+// that tells the student this is not their grade.
+nlohmann::ordered_json gradescope_refusal(Lang lang);
 
 // The id a Gradescope submission's variants are seeded with: the first user's email, sid or id
 // in submission_metadata.json; "submission" when the file is missing or holds none.
