@@ -1,6 +1,8 @@
 // The house's layers, read from its #include "..." lines: base/ includes only itself;
 // solutions/ only base/ and itself; the student side (data/release/product.txt) only base/
-// and itself; chapters/ only itself; and no circle between the rooms of checker/.
+// and itself; chapters/ only itself; bench/ stands on the course side, which never includes it,
+// and only the full edition's main registers it; no circle between the rooms of checker/, and no
+// folder of checker/ over twenty files.
 #include "base/errors.hpp"
 #include "checker/course/product_list.hpp"
 #include "temp_dir.hpp"
@@ -23,7 +25,7 @@ namespace {
 
 const fs::path source_dir = BLOCKCHECK_SOURCE_DIR;
 
-// Room edges the circle check does not count, as (from room, to room): none since grade/ stopped
+// Room edges the circle check does not count, as (from room, to room): none since grade/ (now batch/) stopped
 // including platforms/. An entry added here must name a real include (the test fails otherwise).
 const std::set<std::pair<std::string, std::string>> known_room_circles = {};
 
@@ -93,7 +95,7 @@ std::vector<Include> includes_of(const fs::path& root, const std::string& file) 
 // Every include of every C++ file under the folders the layers speak of.
 std::vector<Include> tree_includes(const fs::path& root) {
     std::vector<std::string> files;
-    for (const char* top : {"base", "solutions", "checker", "chapters"}) {
+    for (const char* top : {"base", "solutions", "checker", "chapters", "bench"}) {
         if (!fs::is_directory(root / top)) continue;
         for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
             const std::string ext = entry.path().extension().string();
@@ -108,9 +110,14 @@ std::vector<Include> tree_includes(const fs::path& root) {
     return all;
 }
 
-// The layer a file belongs to: base, solutions, chapters, student, course, or other.
+// The full edition's main: it registers both sides' commands and the benchmarks'.
+const std::string full_edition_main = "checker/main.cpp";
+
+// The layer a file belongs to: base, solutions, chapters, bench, student, course, edition (the full
+// edition's main), or other.
 std::string layer_of(const std::string& path, const std::vector<std::string>& student_side) {
-    for (const char* top : {"base", "solutions", "chapters"})
+    if (path == full_edition_main) return "edition";
+    for (const char* top : {"base", "solutions", "chapters", "bench"})
         if (under(path, top)) return top;
     for (const std::string& folder : student_side)
         if (under(path, folder)) return "student";
@@ -135,6 +142,8 @@ std::vector<std::string> layer_violations(const std::vector<Include>& includes,
         {"chapters", {"chapters"}},
         {"student", {"base", "student"}},
         {"course", {"base", "solutions", "student", "course"}},
+        {"bench", {"base", "solutions", "student", "course", "bench"}},
+        {"edition", {"base", "solutions", "student", "course", "bench"}},
     };
     std::vector<std::string> messages;
     for (const Include& inc : includes) {
@@ -212,6 +221,22 @@ std::vector<std::string> room_circles(const std::vector<Include>& includes,
     return messages;
 }
 
+// The most files a folder of checker/ may hold (its detail/ folder counted apart).
+constexpr std::size_t max_room_files = 20;
+
+// One message per folder under `root`/checker holding more than max_room_files files.
+std::vector<std::string> crowded_rooms(const fs::path& root) {
+    std::map<std::string, std::size_t> files;
+    for (const auto& entry : fs::recursive_directory_iterator(root / "checker"))
+        if (entry.is_regular_file()) ++files[fs::relative(entry.path().parent_path(), root).generic_string()];
+    std::vector<std::string> messages;
+    for (const auto& [folder, count] : files)
+        if (folder != "checker" && count > max_room_files)
+            messages.push_back(folder + ": " + std::to_string(count) + " files, more than " + std::to_string(max_room_files) +
+                               ": split it into rooms, or its machinery into detail/");
+    return messages;
+}
+
 std::string joined(const std::vector<std::string>& lines) {
     std::string text;
     for (const std::string& line : lines) text += line + "\n";
@@ -247,6 +272,22 @@ TEST_CASE("no circle between the rooms of checker/ but the known ones, which are
         INFO("known_room_circles holds " << from << " -> " << to << ", which no include makes any more: remove it");
         CHECK((edges.count(from) && edges.at(from).count(to)));
     }
+}
+
+TEST_CASE("no folder of checker/ holds more than twenty files") {
+    const std::vector<std::string> messages = crowded_rooms(source_dir);
+    INFO(joined(messages));
+    CHECK(messages.empty());
+}
+
+TEST_CASE("a folder of checker/ with twenty-one files is named, a detail/ folder counted apart") {
+    testing::TempDir dir("rooms");
+    for (int i = 0; i < 21; ++i) write(dir.path / "checker/big" / ("f" + std::to_string(i) + ".cpp"), "\n");
+    for (int i = 0; i < 20; ++i) write(dir.path / "checker/fits" / ("f" + std::to_string(i) + ".cpp"), "\n");
+    for (int i = 0; i < 20; ++i) write(dir.path / "checker/fits/detail" / ("g" + std::to_string(i) + ".cpp"), "\n");
+    for (int i = 0; i < 21; ++i) write(dir.path / "checker" / ("main" + std::to_string(i) + ".cpp"), "\n");
+    CHECK(crowded_rooms(dir.path) == std::vector<std::string>{
+        "checker/big: 21 files, more than 20: split it into rooms, or its machinery into detail/"});
 }
 
 TEST_CASE("the layer checks name the file and line of each offending include") {
@@ -293,10 +334,11 @@ TEST_CASE("the product list: its entries, and a bad line named by file and line"
     CHECK(std::any_of(entries.begin(), entries.end(), [](const ProductEntry& e) {
         return e.edition == "both" && e.kind == "main" && e.path == "checker/student_main.cpp";
     }));
-    // What the student edition carries: nothing of the solutions or the course side.
+    // What the student edition carries: nothing of the solutions, the benchmarks or the course side.
     CHECK(std::none_of(entries.begin(), entries.end(), [](const ProductEntry& e) {
         return in_edition(e, "student") &&
-               (under(e.path, "solutions") || under(e.path, "checker/course") || under(e.path, "checker/grade"));
+               (under(e.path, "solutions") || under(e.path, "bench") || under(e.path, "checker/course") ||
+                under(e.path, "checker/batch") || under(e.path, "checker/outputs") || under(e.path, "checker/insight"));
     }));
 
     testing::TempDir dir("product-list");
