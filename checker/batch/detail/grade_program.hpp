@@ -1,11 +1,12 @@
-// Grading one program of one student: found or not, readable, compiled (through the content
-// cache), run in the batch's jail on the book's inputs or the student's variant, compared; the
-// grader's own failures become grader_fault verdicts, never the student's loss.
+// Grading one program of one student: found or not, then judged on the one road (judge_program,
+// checker/exercise/grading.hpp) in the batch's jail, on the book's inputs or the student's variant,
+// and kept as the student's record; the grader's own failures become grader_fault verdicts, never
+// the student's loss.
 #pragma once
 
+#include "checker/batch/settings.hpp"
 #include "checker/common/submission_file.hpp"
 #include "checker/exercise/grading.hpp"
-#include "checker/batch/settings.hpp"
 #include "checker/run/cache_prune.hpp"
 
 #include <cstdint>
