@@ -3,6 +3,7 @@
 #include "checker/common/cli.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/common/files.hpp"
+#include "checker/course/files.hpp"
 #include "checker/course/templates.hpp"
 #include "checker/course/validate.hpp"
 #include "checker/exercise/mistake_catalogue.hpp"

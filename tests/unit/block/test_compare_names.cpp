@@ -134,7 +134,9 @@ TEST_CASE("every porting mistake of the catalogue is made by the block's dispatc
         CAPTURE(m.id);
         BlockConfig<double> c;
         c.head_dim = 4, c.rms_norm_eps = 1e-6, c.rope_theta = 500000;
-        CHECK(make_porting_mistake(c, m.id) == m.port);
+        // every port entry is made; the dispatcher also makes the block's student slips (eps_omitted,
+        // relu_for_silu, ...: the tutor's shared switches), which compare searches only when marked port
+        if (m.port) CHECK(make_porting_mistake(c, m.id));
         if (m.port) CHECK_FALSE(m.shown_by.en.empty());
         ports += m.port;
     }

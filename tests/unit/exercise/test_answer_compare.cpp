@@ -315,7 +315,8 @@ TEST_CASE("undefined is correct exactly when the reference is undefined") {
     CHECK(grade("undefined", Value(Undefined{})).verdict == Verdict::correct);
     PartResult value_given = grade("0.5", Value(Undefined{}));
     CHECK(value_given.verdict == Verdict::wrong);
-    CHECK(contains(value_given.message.en, "has no value here"));
+    CHECK(contains(value_given.message.en, "and that is not this part's answer"));
+    CHECK_FALSE(contains(value_given.message.en, "undefined"));  // that would give the answer away
     PartResult undefined_given = grade("undefined", Value(rms_first()));
     CHECK(undefined_given.verdict == Verdict::wrong);
     CHECK(contains(undefined_given.message.en, "has a value here"));
