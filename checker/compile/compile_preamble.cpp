@@ -43,6 +43,12 @@ bool reserved(std::string_view word) {
 
 bool word_byte(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// libstdc++'s std::regex recurses once a character: a line of tens of thousands of characters
+// overflows the grader's stack (a red team's 30 KB comment line crashed a class run). No line
+// longer than this is given to a regex; such a line is never a preamble or a guard line.
+constexpr std::size_t max_scanned_line = 2048;
+bool too_long(std::string_view line) { return line.size() > max_scanned_line; }
+
 }  // namespace
 
 std::string Preamble::text() const {
@@ -60,6 +66,7 @@ bool include_guarded(std::string_view header) {
     int depth = 0;
     bool closed = false, defined = false;
     for (std::string_view view : lines_of(without_bom(header))) {
+        if (too_long(view)) return false;
         const std::string line(view);
         std::smatch match;
         if (std::regex_match(line, blank_or_comment)) continue;
@@ -88,8 +95,8 @@ Preamble leading_includes(std::string_view source, const std::vector<std::string
     int number = 0;
     for (std::string_view view : lines_of(without_bom(source))) {
         ++number;
+        if (ends_in_splice(view) || too_long(view)) break;
         const std::string line(view);
-        if (ends_in_splice(view)) break;
         std::smatch match;
         if (std::regex_match(line, match, include_line)) {
             const bool standard = match[2].matched;
@@ -177,7 +184,8 @@ bool prebuilt_header_safe(std::string_view source) {
     static const std::regex include_line(R"(^\s*#\s*include\s*(<[^>]*>|"blockcheck\.hpp")\s*(//.*)?$)");
     if (source.find("%:") != std::string_view::npos || has_splice(source)) return false;
     for (std::string_view view : lines_of(source))
-        if (view.find('#') != std::string_view::npos && !std::regex_match(std::string(view), include_line)) return false;
+        if (view.find('#') != std::string_view::npos && (too_long(view) || !std::regex_match(std::string(view), include_line)))
+            return false;
     const auto code = without_comments(source);
     return code && !names_bc(*code);
 }

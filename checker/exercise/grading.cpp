@@ -288,7 +288,8 @@ static std::string with_input_suggestion(std::string message, const InputList& i
 static Text input_error_text(const std::string& message) {
     static const std::regex no_input(R"(this exercise has no input '([^']*)'; its inputs are: ([^;]*)(; did you mean `([^`]*)`\?)?)");
     std::smatch m;
-    if (!std::regex_match(message, m, no_input)) return {message, message};
+    // a regex recurses once a character: a name of thousands (the program's) is not translated
+    if (message.size() > 2048 || !std::regex_match(message, m, no_input)) return {message, message};
     std::string zh = fmt::format("本题没有名为 '{}' 的输入；本题的输入：{}", m[1].str(), m[2].str());
     if (m[4].matched) zh += fmt::format("；是不是想写 `{}`？", m[4].str());
     return {message, zh};

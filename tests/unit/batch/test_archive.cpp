@@ -1,7 +1,11 @@
 // Unpacking students' archives: what is written, and what makes an archive the student's error.
 #include "checker/batch/archive.hpp"
 
+#include <archive.h>
+#include <archive_entry.h>
 #include <doctest/doctest.h>
+
+#include <memory>
 #include <unistd.h>
 
 #include <algorithm>
@@ -151,4 +155,29 @@ TEST_CASE("archive: a file that is not an archive is the student's error") {
     CHECK_FALSE(extract_error(dir.path / "junk.zip", dir.path / "out").empty());
     std::ofstream(dir.path / "empty.tar.gz", std::ios::binary) << "";
     CHECK_NOTHROW(extract_archive(dir.path / "empty.tar.gz", dir.path / "out-empty"));  // an empty archive is just empty
+}
+
+TEST_CASE("archive: only the format its name says is read (a 7-Zip file named .zip is refused, never sniffed)") {
+    // libarchive's 7-Zip and ar readers take a link body or a string table whole into memory
+    // before any limit of ours: a 2 KB file cost the grader gigabytes (the red team's find).
+    TempDir dir("archive-format");
+    const fs::path fake = dir.path / "mallory.zip";
+    {
+        std::unique_ptr<archive, decltype(&archive_write_free)> w(archive_write_new(), archive_write_free);
+        REQUIRE(archive_write_set_format_7zip(w.get()) == ARCHIVE_OK);
+        REQUIRE(archive_write_open_filename(w.get(), fake.c_str()) == ARCHIVE_OK);
+        std::unique_ptr<archive_entry, decltype(&archive_entry_free)> e(archive_entry_new(), archive_entry_free);
+        const std::string body = "int main() {}\n";
+        archive_entry_set_pathname(e.get(), "x.cpp");
+        archive_entry_set_filetype(e.get(), AE_IFREG);
+        archive_entry_set_perm(e.get(), 0644);
+        archive_entry_set_size(e.get(), static_cast<la_int64_t>(body.size()));
+        REQUIRE(archive_write_header(w.get(), e.get()) == ARCHIVE_OK);
+        REQUIRE(archive_write_data(w.get(), body.data(), body.size()) == static_cast<la_ssize_t>(body.size()));
+        REQUIRE(archive_write_close(w.get()) == ARCHIVE_OK);
+    }
+    CHECK(extract_error(fake, dir.path / "out").find("mallory.zip: not a readable archive") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir.path / "out" / "x.cpp"));
+    fs::copy_file(fake, dir.path / "mallory.tar");  // nor as a tar
+    CHECK(extract_error(dir.path / "mallory.tar", dir.path / "out2").find("mallory.tar: ") != std::string::npos);
 }

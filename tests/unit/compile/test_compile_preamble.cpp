@@ -131,3 +131,15 @@ TEST_CASE("prebuilt header: `bc` named anywhere but in its using-directive sends
                              "void f() asm(\"_ZN2bc9undefinedEPKc\");", "auto s = R\"(x)\";"})
         CHECK_MESSAGE(!prebuilt_header_safe(head + code + "\n"), code);
 }
+
+TEST_CASE("preamble: a line of tens of thousands of characters is never given to a regex (no stack overflow)") {
+    // A red team's 30 KB comment line first in a source crashed a class run in std::regex.
+    const std::string long_comment = "//" + std::string(200'000, 'a') + "\n";
+    const std::string long_include = "#include <" + std::string(200'000, 'a') + ">\n";
+    CHECK(leading_includes(long_comment + "#include \"blockcheck.hpp\"\n", students).empty());
+    CHECK(leading_includes("#include <cmath>\n" + long_include, students).lines.size() == 1);
+    CHECK_FALSE(include_guarded("#ifndef G\n#define G\n" + long_comment + "#endif\n"));
+    CHECK_FALSE(prebuilt_header_safe("#include \"blockcheck.hpp\"\n" + long_include + "int main() {}\n"));
+    CHECK_FALSE(special_functions_unused(long_include + "int main() {}\n"));
+    CHECK(prebuilt_header_safe(long_comment + "#include \"blockcheck.hpp\"\nint main() {}\n"));
+}
