@@ -105,6 +105,7 @@ public:
         // the content: a 7-Zip symlink body or an ar string table is read whole into memory before any
         // limit of ours applies, so a 2 KB "zip" cost the grader gigabytes). zip: stored/deflate
         // members, link bodies capped by libarchive; tar: headers capped at 1 MiB by libarchive.
+        archive_read_support_format_empty(reader.get());  // an empty archive is an empty submission
         if (ends_with_nocase(name_, ".zip")) {
             archive_read_support_format_zip(reader.get());
         } else {

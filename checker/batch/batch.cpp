@@ -17,7 +17,7 @@
 #include "checker/batch/detail/resume.hpp"
 #include "checker/outputs/sandbox_policy.hpp"
 #include "checker/outputs/student_id.hpp"
-#include "checker/run/compile_area.hpp"
+#include "checker/compile/compile_area.hpp"
 
 #include <fmt/format.h>
 

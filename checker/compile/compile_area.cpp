@@ -1,4 +1,4 @@
-#include "checker/run/compile_area.hpp"
+#include "checker/compile/compile_area.hpp"
 
 #include "checker/common/stale_sweep.hpp"
 #include "checker/compile/compile.hpp"
