@@ -50,7 +50,7 @@ std::string digits_text(double error) { return error <= 0 ? "all" : fmt::format(
 int real_layer_bench(const RealLayerBenchOptions& o, Lang lang) {
     ModelFolder folder(o.model);
     LayerInput input;
-    if (o.input.empty()) input.rows = seeded_rows(o.tokens, read_hf_config_file<double>(folder.config_file()).block.hidden_size);
+    if (o.input.empty()) input.rows = seeded_rows(o.tokens, folder.hf_config<double>().block.hidden_size);
     else input.hidden_states = o.input;
     const bool quiet = o.json;
     const LayerRun<DoubleDouble> dd = run_model_layer<DoubleDouble>(folder, o.layer, input, "bench dd", quiet);

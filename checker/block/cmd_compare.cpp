@@ -323,7 +323,7 @@ int compare_model_at(const CompareOptions& o, Lang lang) {
     fmt::print(stderr, "compare: {}\n",
                precision_statement(o.precision, o.input.start_position + static_cast<long>(run.input.rows) - 1, lang));
     const Trace<Mpfr50> reference = trace_at_50(run.trace);
-    const BlockConfig<Mpfr50> config = read_hf_config_file<Mpfr50>(folder.config_file()).block;
+    const BlockConfig<Mpfr50> config = folder.hf_config<Mpfr50>().block;
     const LaidOut seen =
         laid_out_like_reference(read_block_output(o.output_file, reference), reference, config, run.input.rows, dtype, o);
     const Trace<Mpfr50>& given = seen.given;

@@ -106,7 +106,7 @@ int forward_at(const ForwardOptions& options, Lang lang) {
 template <class T>
 int forward_model_at(const ForwardOptions& options, Lang lang) {
     ModelFolder folder(options.model);
-    const BlockConfig<double> shape = read_hf_config_file<double>(folder.config_file()).block;
+    const BlockConfig<double> shape = folder.hf_config<double>().block;
     const std::size_t rows = read_hidden_states(options.input.hidden_states, shape.hidden_size).rows;
     double multiply_adds = 0;
     for (const auto& [stage, count] : stage_multiply_adds(shape, rows)) multiply_adds += count;

@@ -46,6 +46,9 @@ public:
     const std::filesystem::path& dir() const { return dir_; }
     const nlohmann::ordered_json& config() const { return config_; }
     std::filesystem::path config_file() const { return dir_ / "config.json"; }
+    // The block config.json describes, from the JSON read once at construction (hf_config.hpp).
+    template <class T>
+    HfConfig<T> hf_config() const { return read_hf_config<T>(config_, config_file().string()); }
 
     // The tensor `name` with its entry and its first byte; an InputFileError names a tensor the
     // folder lacks (and the file its index points to).

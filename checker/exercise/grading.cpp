@@ -1,19 +1,14 @@
 #include "checker/exercise/grading.hpp"
 
-#include "checker/common/submission_file.hpp"
 #include "checker/exercise/diagnosis.hpp"
 #include "checker/exercise/variants.hpp"
-#include "checker/run/run_cache.hpp"
-#include "checker/run/sandbox.hpp"
 
-#include <unistd.h>
 
 #include <fmt/format.h>
 
 #include <regex>
 
 #include <algorithm>
-#include <chrono>
 #include <map>
 #include <set>
 #include <csignal>
@@ -409,112 +404,6 @@ ExerciseResult failed_exercise(const Exercise& exercise, Verdict verdict, Text n
     }
     settle_status(r);
     if (verdict != Verdict::grader_fault) r.status = "failing";
-    return r;
-}
-
-namespace {
-
-// Why the program is not compiled: unreadable (its mode, kind or size is the submission's, not a
-// grader fault) or over max_submitted_source_bytes; nullopt when it is compiled. A grader's
-// program was read by read_program (submission_file.hpp); a student's own file is looked at here.
-std::optional<Text> source_refusal(const ProgramToJudge& program) {
-    if (program.submitted) {
-        if (program.submitted->readable()) return std::nullopt;
-        const Text& why = program.submitted->problem;
-        return Text{notes_text(program.submitted->notes, Lang::en) + why.en, notes_text(program.submitted->notes, Lang::zh) + why.zh};
-    }
-    std::error_code ec;
-    if (::access(program.source.c_str(), R_OK) != 0) return Text{"the source cannot be read", "源文件无法读取"};
-    if (std::filesystem::file_size(program.source, ec) > max_submitted_source_bytes)
-        return Text{"the source is larger than 1 MiB", "源文件超过 1 MiB"};
-    return std::nullopt;
-}
-
-// Runs `binary` on `inputs` the way `settings` says, counting the run into `cost`.
-RunResult run_binary(const std::filesystem::path& binary, const InputList& inputs, const RunSettings& settings,
-                     ProgramCosts& cost) {
-    const std::string input = input_text(inputs);
-    const auto start = std::chrono::steady_clock::now();
-    const RunResult run = settings.jail                                  ? settings.jail->run(binary, input, settings.limits)
-                          : settings.remember_runs && !settings.sandbox ? run_remembered(binary, input, settings.limits)
-                                                                         : run_process({binary.string()}, input, settings.limits,
-                                                                                       settings.sandbox ? settings.sandbox->writable_dir
-                                                                                                        : std::filesystem::path{},
-                                                                                       settings.sandbox);
-    cost.runs += 1;
-    cost.run_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return run;
-}
-
-// Every part lost to `refusal`, told on each part and in the note.
-ExerciseResult refused(const Exercise& exercise, const Text& refusal) {
-    ExerciseResult r = failed_exercise(exercise, Verdict::compile_error, refusal);
-    for (PartResult& p : r.parts) p.message = refusal;
-    return r;
-}
-
-// The compile's notes (a link beside the source, read as the student but not graded) before the result's note.
-void add_compile_notes(ExerciseResult& r, const CompileResult& build) {
-    if (build.notes.empty()) return;
-    r.note = {notes_text(build.notes, Lang::en) + r.note.en, notes_text(build.notes, Lang::zh) + r.note.zh};
-}
-
-}  // namespace
-
-ProgramCosts& ProgramCosts::operator+=(const ProgramCosts& more) {
-    compiles += more.compiles, compile_hits += more.compile_hits, runs += more.runs;
-    compile_seconds += more.compile_seconds, run_seconds += more.run_seconds;
-    return *this;
-}
-
-ExerciseResult judge_program(const Exercise& exercise, const ProgramToJudge& program, const RunSettings& settings,
-                             const AnswerCompareOptions& options) {
-    ExerciseResult r;
-    const std::optional<Text> refusal = source_refusal(program);
-    const CompileResult build =
-        refusal             ? CompileResult{}
-        : program.submitted ? compile_program(*program.submitted, settings.include_dir, settings.cache_dir,
-                                              settings.compile_limits, CompileWay::fast, program.shown_as)
-                            : compile_program(program.source, settings.include_dir, settings.cache_dir,
-                                              settings.compile_limits, CompileWay::fast, program.shown_as);
-    std::error_code ec;
-    if (refusal)
-        r = refused(exercise, *refusal);
-    else if (!build.ok())
-        r = failed_exercise(exercise, build.status == CompileStatus::grader_fault ? Verdict::grader_fault : Verdict::compile_error,
-                            {build.diagnostics, build.diagnostics});
-    else if (std::filesystem::file_size(build.binary, ec) > max_binary_bytes)
-        // copying it into a jail could fail for want of space, and a grader fault is credited
-        r = refused(exercise, {"the compiled program is larger than 64 MiB", "编译出的程序超过 64 MiB"});
-    else {
-        const RunResult run = run_binary(build.binary, program.inputs, settings, r.cost);
-        const ProgramCosts ran = r.cost;
-        r = grade_run(exercise, program.inputs, run, settings.limits, options);
-        r.cost = ran;
-        // a mistake named is confirmed on other inputs, seeded from the program (its binary's
-        // content name) and the inputs it ran on
-        const std::string seed = build.binary.filename().string() + "/" +
-                                 (program.variant ? std::to_string(*program.variant) : std::string("book"));
-        confirm_diagnoses(exercise, r, seed, [&](const InputList& other) {
-            return grade_run(exercise, other, run_binary(build.binary, other, settings, r.cost), settings.limits, options);
-        });
-        r.run_seconds = run.wall_seconds;
-        r.output = run.out;
-        if (program.probe && r.status == "done" && !exercise.variants.empty()) {
-            const InputList probe = variant_inputs(exercise, *program.probe);
-            ExerciseResult probed =
-                grade_run(exercise, probe, run_binary(build.binary, probe, settings, r.cost), settings.limits, options);
-            probed.variant = program.probe;
-            mark_hard_coded(r, probed, probe);
-        }
-    }
-    r.variant = program.variant;
-    r.compile_seconds = build.seconds;
-    r.cost.compiles = !refusal;
-    r.cost.compile_hits = build.cached;
-    r.cost.compile_seconds = build.seconds;
-    r.stored = build.stored;
-    add_compile_notes(r, build);
     return r;
 }
 

@@ -120,12 +120,13 @@ std::pair<const TensorEntry*, const unsigned char*> ModelFolder::tensor(const st
 
 template <class T>
 ModelLayer<T> load_model_layer(ModelFolder& folder, std::size_t layer) {
-    const std::size_t layers = read_hf_config<double>(folder.config(), folder.config_file().string()).num_hidden_layers;
+    const HfConfig<T> hf = folder.hf_config<T>();
+    const std::size_t layers = hf.num_hidden_layers;
     if (layers > 0 && layer >= layers)
         throw InputFileError(fmt::format("--layer {}: config.json has num_hidden_layers {} (layers 0 .. {})", layer,
                                          layers, layers - 1));
     ModelLayer<T> m;
-    m.config = read_hf_config_file<T>(folder.config_file()).block;
+    m.config = hf.block;
     const BlockConfig<T>& c = m.config;
     const std::size_t C = c.hidden_size, F = c.ffn_hidden_size, qd = c.query_heads * c.head_dim,
                       kvd = c.kv_heads * c.head_dim;
