@@ -33,6 +33,7 @@
 #include <chrono>
 #include <mutex>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace blockcheck {
@@ -158,12 +159,37 @@ std::string describe_limit_stop(const RunResult& run, const Limits& limits) {
     return {};
 }
 
-// The compiler seems to have given up for lack of memory (its messages say so, and a program can
-// forge them): not cached, and judged by the known-good probe like any other limit stop.
+// One of the compiler's own lines saying it gave up for lack of memory, as gcc, cc1plus and the
+// linkers word it: "virtual memory exhausted: ...", "cc1plus: out of memory allocating N bytes
+// ...", "terminate called after throwing an instance of 'std::bad_alloc'", "mold: fatal:
+// std::bad_alloc". A diagnostic ("x.hpp:3:5: error: ...") and a quoted source line ("  126 | ...
+// std::bad_alloc") are not: a broken header quotes <new>'s lines in its ordinary errors.
+bool says_out_of_memory(std::string_view line) {
+    if (line.starts_with("virtual memory exhausted") ||
+        line.starts_with("terminate called after throwing an instance of 'std::bad_alloc'"))
+        return true;
+    const std::size_t colon = line.find(": ");
+    const std::string_view tool = line.substr(0, colon);
+    const auto tool_char = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("+-_.").find(c) != std::string_view::npos;
+    };
+    if (colon == std::string_view::npos || tool.empty() || !std::all_of(tool.begin(), tool.end(), tool_char)) return false;
+    std::string_view said = line.substr(colon + 2);
+    if (said.starts_with("fatal: ")) said.remove_prefix(std::string_view("fatal: ").size());
+    return said.starts_with("out of memory allocating") || said.starts_with("std::bad_alloc");
+}
+
+// The compiler seems to have given up for lack of memory (one of its own lines says so; a program
+// can forge them, e.g. by a file's name): not cached, and judged by the known-good probe like any
+// other limit stop.
 bool out_of_memory(const RunResult& run) {
-    return run.err.find("virtual memory exhausted") != std::string::npos ||
-           run.err.find("out of memory allocating") != std::string::npos ||
-           run.err.find("std::bad_alloc") != std::string::npos;
+    std::string_view text = run.err;
+    while (!text.empty()) {
+        const std::size_t end = std::min(text.find('\n'), text.size());
+        if (says_out_of_memory(text.substr(0, end))) return true;
+        text.remove_prefix(std::min(end + 1, text.size()));
+    }
+    return false;
 }
 
 constexpr const char* binary_name = "blockcheck-program.out";

@@ -265,3 +265,19 @@ TEST_CASE("compile: on the student's own tree a linked header beside the source 
     REQUIRE(compiled.notes.size() == 1);
     CHECK(contains(compiled.notes[0].en, "mine.hpp is a link: read here, but the grader does not follow links"));
 }
+
+TEST_CASE("compile: a hard-linked header's ordinary compile error is reported as one, not as running out of memory") {
+    // The red team's: a header hard-linked into the submission (here a copy of /etc/passwd's
+    // kind of text) breaks the standard headers after it, whose quoted lines name std::bad_alloc.
+    TempDir cache("compile-cache"), sources("compile-src"), elsewhere("compile-elsewhere");
+    write_file(elsewhere.path / "accounts.hpp", "root:x:0:0:root:/root:/bin/bash\n");
+    fs::create_hard_link(elsewhere.path / "accounts.hpp", sources.path / "accounts.hpp");
+    write_file(sources.path / "uses_accounts.cpp", "#include \"accounts.hpp\"\n#include <new>\nint main() {}\n");
+    const CompileResult first = compile_program(sources.path / "uses_accounts.cpp", {}, cache.path);
+    CHECK(first.status == CompileStatus::rejected);
+    CHECK(contains(first.diagnostics, "accounts.hpp:1:"));
+    CHECK_FALSE(contains(first.diagnostics, "ran out of memory"));
+    const CompileResult second = compile_program(sources.path / "uses_accounts.cpp", {}, cache.path);
+    CHECK(second.cached);  // an ordinary rejection is cached; a limit stop never is
+    CHECK(second.status == CompileStatus::rejected);
+}
