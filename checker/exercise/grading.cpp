@@ -81,10 +81,11 @@ Text describe_end(const RunResult& run, const Limits& limits) {
                 "被沙箱终止：程序使用了被禁止的系统调用（ptrace，或读写其他进程的内存）"};
     switch (run.status) {
         case RunStatus::timed_out:
-            return {fmt::format("stopped after {:.1f} s (limit: {} s CPU, {} s wall): an endless loop, or waiting for input?",
-                                run.wall_seconds, limits.cpu_seconds, limits.wall_seconds),
-                    fmt::format("运行 {:.1f} 秒后被终止（限制：CPU {} 秒，实际 {} 秒）：是死循环，还是在等待输入？",
-                                run.wall_seconds, limits.cpu_seconds, limits.wall_seconds)};
+            // the limits, never the time measured: a result repeats byte for byte on a loaded machine
+            return {fmt::format("stopped at the time limit ({} s CPU, {} s wall): an endless loop, or waiting for input?",
+                                limits.cpu_seconds, limits.wall_seconds),
+                    fmt::format("达到时间限制（CPU {} 秒，实际 {} 秒）被终止：是死循环，还是在等待输入？", limits.cpu_seconds,
+                                limits.wall_seconds)};
         case RunStatus::output_limit:
             return {fmt::format("printed more than {} bytes and was stopped", limits.output_bytes),
                     fmt::format("输出超过 {} 字节，已被终止", limits.output_bytes)};

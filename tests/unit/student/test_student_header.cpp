@@ -118,6 +118,21 @@ TEST_CASE("student header: a crash's stderr keeps its line breaks") {
     CHECK(end.en == "exited with status 3\nfirst line\nsecond line");
 }
 
+TEST_CASE("student header: a timeout states the limits, never the time measured, so a result repeats on a loaded machine") {
+    Limits limits;
+    limits.cpu_seconds = 1;
+    limits.wall_seconds = 2;
+    RunResult quiet, loaded;
+    quiet.status = loaded.status = RunStatus::timed_out;
+    quiet.wall_seconds = 2.03;
+    loaded.wall_seconds = 2.14;
+    const Text end = describe_end(quiet, limits);
+    CHECK(end.en == "stopped at the time limit (1 s CPU, 2 s wall): an endless loop, or waiting for input?");
+    CHECK(end.zh == "达到时间限制（CPU 1 秒，实际 2 秒）被终止：是死循环，还是在等待输入？");
+    CHECK(describe_end(loaded, limits).en == end.en);
+    CHECK(describe_end(loaded, limits).zh == end.zh);
+}
+
 TEST_CASE("student header: a misspelled answer name says which one was meant") {
     const Exercise& e = exercises().at("rope_later_positions");
     const ExerciseResult r = grade_output(e, e.inputs, "relative_angel_degrees = 90\n", {});
