@@ -162,20 +162,25 @@ std::size_t Batch::prepare(std::size_t student) {
     return set_.all().size();
 }
 
+// A submission that is not graded (a bad archive, several of one student): every exercise
+// missing, the reason in the record's error and in each part's message.
+void unreadable(StudentRecord& record, const ExerciseSet& set, const Text& why, Lang lang) {
+    record.error = why.en;
+    for (const Exercise& e : set.all())
+        record.exercises.push_back(
+            whole_exercise(e, Verdict::missing, {"the submission could not be read: " + why.en, "无法读取提交：" + why.zh}, lang));
+}
+
 // Unpacks an archive (a bad one fills the record), finds the sources, keys them, and takes an
 // unchanged earlier result.
 void Batch::read_submission(Job& job, std::size_t student) {
+    if (const std::optional<Text> rivals = rivals_problem(*job.submission)) return unreadable(job.record, set_, *rivals, settings_.lang);
     fs::path folder;
     if (job.submission->archive) job.unpacked = work_dir_ / std::to_string(student);
     try {
         folder = submission_folder(*job.submission, job.unpacked, job.record.notes);
     } catch (const ArchiveError& bad) {
-        job.record.error = bad.what();
-        for (const Exercise& e : set_.all())
-            job.record.exercises.push_back(whole_exercise(
-                e, Verdict::missing, {"the submission could not be read: " + job.record.error, "无法读取提交：" + job.record.error},
-                settings_.lang));
-        return;
+        return unreadable(job.record, set_, {bad.what(), bad.what()}, settings_.lang);
     }
     job.sources = find_sources(folder, set_, settings_.accept_near_names);
     job.record.notes.insert(job.record.notes.end(), job.sources.notes.begin(), job.sources.notes.end());

@@ -41,6 +41,24 @@ std::optional<Text> not_a_submission(const std::string& name, fs::file_status st
     return Text{"neither a folder nor an archive (.zip, .tar.gz, .tgz, .tar)", "既不是文件夹也不是压缩包（.zip、.tar.gz、.tgz、.tar）"};
 }
 
+// Entries with the same id, sorted next to each other: one submission with rivals when they are
+// in one folder (the student's doing); in two of the folders given, the grader's (InputFileError).
+std::vector<Submission> join_rivals(std::vector<Submission> found) {
+    std::vector<Submission> joined;
+    for (Submission& s : found) {
+        if (joined.empty() || joined.back().student != s.student) {
+            joined.push_back(std::move(s));
+            continue;
+        }
+        Submission& first = joined.back();
+        if (first.path.parent_path() != s.path.parent_path())
+            throw InputFileError("two submissions for student '" + printable_id(s.student) + "' in two of the folders given: " +
+                                 printable_id(first.path.string()) + " and " + printable_id(s.path.string()));
+        first.rivals.push_back(std::move(s.path));
+    }
+    return joined;
+}
+
 }  // namespace
 
 Submission submission_at(const fs::path& path) {
@@ -78,12 +96,22 @@ std::vector<Submission> find_submissions(const std::vector<fs::path>& dirs, std:
     }
     if (ignored)
         std::sort(ignored->begin(), ignored->end(), [](const IgnoredEntry& a, const IgnoredEntry& b) { return a.path < b.path; });
-    std::sort(found.begin(), found.end(), [](const Submission& a, const Submission& b) { return a.student < b.student; });
-    for (std::size_t i = 1; i < found.size(); ++i)
-        if (found[i].student == found[i - 1].student)
-            throw InputFileError("two submissions for student '" + printable_id(found[i].student) + "': " +
-                                 printable_id(found[i - 1].path.string()) + " and " + printable_id(found[i].path.string()));
-    return found;
+    std::sort(found.begin(), found.end(),
+              [](const Submission& a, const Submission& b) { return std::tie(a.student, a.path) < std::tie(b.student, b.path); });
+    return join_rivals(std::move(found));
+}
+
+std::optional<Text> rivals_problem(const Submission& submission) {
+    if (submission.rivals.empty()) return std::nullopt;
+    std::string names = printable_id(submission.path.filename().string());
+    for (std::size_t i = 0; i < submission.rivals.size(); ++i)
+        names += (i + 1 == submission.rivals.size() ? " and " : ", ") + printable_id(submission.rivals[i].filename().string());
+    std::string zh = printable_id(submission.path.filename().string());
+    for (const fs::path& rival : submission.rivals) zh += "、" + printable_id(rival.filename().string());
+    const std::string id = printable_id(submission.student);
+    return Text{fmt::format("{} submissions for student '{}': {}; none was graded: hand in one of them", submission.rivals.size() + 1,
+                            id, names),
+                fmt::format("学生“{}”有 {} 份提交：{}；均未评分：请只提交其中一份", id, submission.rivals.size() + 1, zh)};
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include "checker/outputs/gradebook.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,14 +17,22 @@ struct Submission {
     std::string student;          // the folder's name, or the archive's without its extension
     std::filesystem::path path;
     bool archive = false;
+    // Other entries of the same folder with the same id (bob/ beside bob.tgz), by path: the
+    // student handed in more than one, none is graded and their result says so, naming each.
+    std::vector<std::filesystem::path> rivals;
 };
 
 // Every entry of every folder in `dirs` that is a folder or an archive, sorted by student id.
 // Every other entry (hidden names such as "..zip" or "...dots", links, other files) is listed in
-// `ignored` with the reason, sorted by path. Two submissions with the same id (say ada/ and
-// ada.zip) or a folder that does not exist are an InputFileError.
+// `ignored` with the reason, sorted by path. Entries of one folder with the same id (say ada/ and
+// ada.zip) are one submission with `rivals`, the student's error; the same id in two of `dirs`,
+// or a folder that does not exist, is an InputFileError (the folders given overlap).
 std::vector<Submission> find_submissions(const std::vector<std::filesystem::path>& dirs,
                                          std::vector<IgnoredEntry>* ignored = nullptr);
+
+// "two submissions for student 'bob': bob and bob.tgz; hand in one" in each language, when the
+// submission has rivals; nullopt otherwise.
+std::optional<Text> rivals_problem(const Submission& submission);
 
 // The submission at `path`, a folder or an archive, with the id find_submissions gives it; an
 // InputFileError when it is neither.

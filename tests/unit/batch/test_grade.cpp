@@ -139,8 +139,19 @@ TEST_CASE("grade: submissions are the folders and archives of each folder, by id
     CHECK(ignored[1].path == (dir.path / "a/readme.txt").string());
     CHECK(ignored[1].reason.en.starts_with("neither a folder nor an archive"));
     write(dir.path / "b/ada.zip", "");
-    CHECK_THROWS_WITH_AS(find_submissions({dir.path / "a", dir.path / "b"}), doctest::Contains("two submissions for student 'ada'"),
-                         InputFileError);
+    CHECK_THROWS_WITH_AS(find_submissions({dir.path / "a", dir.path / "b"}),
+                         doctest::Contains("two submissions for student 'ada' in two of the folders given"), InputFileError);
+    // In one folder, the student's own doing: one submission with its rivals, by path.
+    write(dir.path / "b/cy.zip.d.tgz", "");
+    fs::create_directories(dir.path / "b/dee");
+    const auto rivals = find_submissions({dir.path / "b"});
+    REQUIRE(rivals.size() == 3);
+    CHECK(rivals[1].student == "cy.zip.d");
+    CHECK(rivals[1].rivals == std::vector<fs::path>{dir.path / "b/cy.zip.d.tgz"});
+    CHECK(rivals[2].path == dir.path / "b/dee");
+    CHECK(rivals[2].rivals == std::vector<fs::path>{dir.path / "b/dee.ZIP"});
+    CHECK(rivals_problem(rivals[2])->en == "2 submissions for student 'dee': dee and dee.ZIP; none was graded: hand in one of them");
+    CHECK_FALSE(rivals_problem(rivals[0]));
     CHECK_THROWS_AS(find_submissions({dir.path / "nowhere"}), InputFileError);
 }
 
@@ -448,4 +459,27 @@ TEST_CASE("grade: control bytes in an id or an archive entry's name reach no cla
     std::set<std::string> suites;
     for (pugi::xml_node suite : doc.child("testsuites").children("testsuite")) suites.insert(suite.attribute("name").value());
     CHECK(suites.contains("=cmd\\x1B[2J\\x07\\x01\\x0D\\x7F\\xC2\\x9B31m"));
+}
+
+TEST_CASE("grade: a folder beside an archive of the same student is that student's error, naming both; the others are graded") {
+    TempDir dir("grade-rivals");
+    const ExerciseSet set = ExerciseSet::load(small_root(dir.path));
+    const fs::path subs = dir.path / "submissions";
+    write(subs / "ada/rms_norm_zero_row.cpp", solved("rms_norm_zero_row"));
+    write(subs / "bob/rms_norm_zero_row.cpp", solved("rms_norm_zero_row"));
+    write_archive(subs / "bob.tgz", {{"rms_norm_zero_row.cpp", solved("rms_norm_zero_row"), "", false}});
+    const GradeReport report = grade_submissions(set, find_submissions({subs}), settings_for(dir.path / "out"));
+    REQUIRE(report.students.size() == 2);
+    CHECK(student(report, "ada").score == 5);
+    const StudentRecord& bob = student(report, "bob");
+    const std::string why = "2 submissions for student 'bob': bob and bob.tgz; none was graded: hand in one of them";
+    CHECK(bob.error == why);
+    CHECK(bob.score == 0);
+    CHECK(bob.max_score == 11);
+    CHECK(report.bad_submissions == 1);
+    for (const ExerciseRecord& e : bob.exercises) CHECK(e.parts.at(0).message == "the submission could not be read: " + why);
+    // Every output says so.
+    CHECK(read_json_exact(dir.path / "out/results/bob.json")["status"] == "bad_submission");
+    for (const char* file : {"results/bob.json", "gradescope/bob.json", "junit.xml", "summary.txt", "report.html"})
+        CHECK_MESSAGE(file_text(dir.path / "out" / file).find("bob and bob.tgz") != std::string::npos, file);
 }
