@@ -309,7 +309,7 @@ void write_class_files(const fs::path& out, const ExerciseSet& set, const std::v
     std::vector<const Exercise*> exercises;
     for (const Exercise& e : set.all()) exercises.push_back(&e);
     write_file_atomically(out / "gradebook.csv", gradebook_csv(exercises, students));
-    write_file_atomically(out / "junit.xml", junit_xml(students));
+    write_file_atomically(out / "junit.xml", junit_xml(students, lang));
     write_file_atomically(out / "summary.txt", summary_text(exercises, students, ignored));
     const Insight insight = compute_insight(set, students);
     write_insight_files(out, insight);

@@ -56,12 +56,14 @@ const ExerciseRecord* exercise_of(const StudentRecord& s, const std::string& id)
 }
 
 // An exercise's verdict for the TA: its status, and the first part not correct with its message
-// (or the note: compiler messages, how the program ended, a misnamed file).
-std::pair<std::string, std::string> exercise_verdict(const ExerciseRecord& e) {
+// and each part wrong on the book's inputs too with that feedback, then the note (compiler
+// messages, how the program ended, a misnamed file).
+std::pair<std::string, std::string> exercise_verdict(const ExerciseRecord& e, Lang lang) {
     for (const PartRecord& p : e.parts)
         if (p.verdict != "correct") {
             std::string message = p.name + ": " + p.message;
             if (!p.diagnosis_message.empty()) message += " (" + p.diagnosis_message + ")";
+            for (const PartRecord& b : e.book_parts) message += "\n" + b.name + ": " + book_feedback_text(e, b.name, lang);
             if (!e.note.empty()) message += "\n" + e.note;
             return {p.verdict, message.substr(0, 2000)};
         }
@@ -78,7 +80,7 @@ std::string student_html(const std::vector<const Exercise*>& exercises, const St
                "<table><thead><tr><th>练习</th><th>判定</th><th class=\"num\">得分</th><th>消息</th></tr></thead><tbody>\n");
     for (const Exercise* e : exercises) {
         const ExerciseRecord* r = exercise_of(s, e->id);
-        const auto [verdict, message] = r ? exercise_verdict(*r) : std::pair<std::string, std::string>{"missing", ""};
+        const auto [verdict, message] = r ? exercise_verdict(*r, lang) : std::pair<std::string, std::string>{"missing", ""};
         html += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td class=\"num\">{}/{}</td><td class=\"msg\">{}</td></tr>\n",
                             esc(e->id), esc(verdict), score_text(r ? r->score : 0), score_text(e->max_score()),
                             esc(printable_text(message)));

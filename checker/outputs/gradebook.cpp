@@ -48,6 +48,14 @@ Json part_json(const PartRecord& p) {
     return j;
 }
 
+// A part of the book's inputs' feedback: no points.
+Json book_part_json(const PartRecord& p) {
+    Json j = part_json(p);
+    j.erase("score");
+    j.erase("max_score");
+    return j;
+}
+
 Json exercise_json(const ExerciseRecord& e) {
     Json parts = Json::array();
     for (const PartRecord& p : e.parts) parts.push_back(part_json(p));
@@ -65,6 +73,10 @@ Json exercise_json(const ExerciseRecord& e) {
     if (!e.issues.empty()) j["issues"] = e.issues;
     if (e.fault_repeated) j["fault_repeated"] = true;
     if (!e.code_shape.empty()) j["code_shape"] = e.code_shape;
+    if (!e.book_parts.empty()) {
+        j["book_inputs"] = Json::array();
+        for (const PartRecord& p : e.book_parts) j["book_inputs"].push_back(book_part_json(p));
+    }
     return j;
 }
 
@@ -72,6 +84,17 @@ template <class T>
 T field(const nlohmann::json& j, const char* name, T fallback) {
     auto it = j.find(name);
     return it == j.end() || it->is_null() ? fallback : it->get<T>();
+}
+
+// A part as part_json wrote it; `scored`: with its score and max_score (not the book's feedback).
+PartRecord part_from_json(const nlohmann::json& p, bool scored) {
+    PartRecord part{p.at("name").get<std::string>(), p.at("verdict").get<std::string>(),
+                    scored ? p.at("score").get<double>() : 0, scored ? p.at("max_score").get<double>() : 0,
+                    field<std::string>(p, "message", "")};
+    if (auto d = p.find("diagnosis"); d != p.end() && d->is_object())
+        part.diagnosis_id = field<std::string>(*d, "id", ""), part.diagnosis_message = field<std::string>(*d, "message", "");
+    part.given = field<std::string>(p, "given", "");
+    return part;
 }
 
 ExerciseRecord exercise_from_json(const nlohmann::json& j) {
@@ -89,14 +112,9 @@ ExerciseRecord exercise_from_json(const nlohmann::json& j) {
     e.compile_cached = field<bool>(j, "compile_cached", false);
     e.fault_repeated = field<bool>(j, "fault_repeated", false);
     e.code_shape = field<std::string>(j, "code_shape", "");
-    for (const auto& p : j.at("parts")) {
-        e.parts.push_back({p.at("name").get<std::string>(), p.at("verdict").get<std::string>(), p.at("score").get<double>(),
-                           p.at("max_score").get<double>(), field<std::string>(p, "message", "")});
-        if (auto d = p.find("diagnosis"); d != p.end() && d->is_object())
-            e.parts.back().diagnosis_id = field<std::string>(*d, "id", ""),
-            e.parts.back().diagnosis_message = field<std::string>(*d, "message", "");
-        e.parts.back().given = field<std::string>(p, "given", "");
-    }
+    for (const auto& p : j.at("parts")) e.parts.push_back(part_from_json(p, true));
+    if (auto book = j.find("book_inputs"); book != j.end() && book->is_array())
+        for (const auto& p : *book) e.book_parts.push_back(part_from_json(p, false));
     return e;
 }
 
@@ -117,6 +135,15 @@ bool StudentRecord::has_repeated_grader_fault() const {
 
 bool StudentRecord::has_grader_fault() const {
     return std::any_of(exercises.begin(), exercises.end(), [](const ExerciseRecord& e) { return e.has_grader_fault(); });
+}
+
+std::string book_feedback_text(const ExerciseRecord& e, const std::string& name, Lang lang) {
+    const auto p = std::find_if(e.book_parts.begin(), e.book_parts.end(), [&](const PartRecord& b) { return b.name == name; });
+    if (p == e.book_parts.end()) return {};
+    std::string text = tr_format(lang, "On the book's inputs: {}", "在书中的输入上：{}", p->message);
+    if (!p->diagnosis_id.empty())
+        text += tr_format(lang, " (likely mistake {}: {})", "（可能的错误 {}：{}）", p->diagnosis_id, p->diagnosis_message);
+    return text;
 }
 
 std::string misnamed_text(const MisnamedFile& m, Lang lang) {
@@ -230,7 +257,7 @@ void junit_attribute(pugi::xml_node node, const char* name, std::string_view val
 
 // One testcase for a part: failure, error or skipped as its verdict says.
 void junit_testcase(pugi::xml_node suite, const StudentRecord& s, const ExerciseRecord& ex, const PartRecord& p, bool first,
-                  std::array<int, 4>& counts) {
+                  std::array<int, 4>& counts, Lang lang) {
     pugi::xml_node test = suite.append_child("testcase");
     junit_attribute(test, "classname", s.student + "." + ex.id);
     junit_attribute(test, "name", p.name);
@@ -239,7 +266,8 @@ void junit_testcase(pugi::xml_node suite, const StudentRecord& s, const Exercise
     const Outcome outcome = s.error.empty() ? outcome_of(verdict) : Outcome::error;
     const std::string message = s.error.empty() ? p.message : s.error;
     // The compiler's or crash's note once per exercise, on its first part.
-    const std::string body = (first && !ex.note.empty() && s.error.empty()) ? message + "\n\n" + ex.note : message;
+    std::string body = (first && !ex.note.empty() && s.error.empty()) ? message + "\n\n" + ex.note : message;
+    if (const std::string book = book_feedback_text(ex, p.name, lang); !book.empty()) body += "\n\n" + book;
     if (outcome == Outcome::passed) return;
     if (outcome == Outcome::skipped) {
         ++counts[3];
@@ -266,7 +294,7 @@ void junit_counts(pugi::xml_node node, const std::array<int, 4>& counts, double 
 
 }  // namespace
 
-std::string junit_xml(const std::vector<StudentRecord>& students) {
+std::string junit_xml(const std::vector<StudentRecord>& students, Lang lang) {
     pugi::xml_document doc;
     pugi::xml_node declaration = doc.append_child(pugi::node_declaration);
     declaration.append_attribute("version").set_value("1.0");
@@ -282,7 +310,7 @@ std::string junit_xml(const std::vector<StudentRecord>& students) {
         double time = 0;
         for (const ExerciseRecord& ex : s.exercises) {
             time += ex.compile_seconds + ex.run_seconds;
-            for (std::size_t i = 0; i < ex.parts.size(); ++i) junit_testcase(suite, s, ex, ex.parts[i], i == 0, counts);
+            for (std::size_t i = 0; i < ex.parts.size(); ++i) junit_testcase(suite, s, ex, ex.parts[i], i == 0, counts, lang);
         }
         junit_counts(suite, counts, time);
         for (std::size_t i = 0; i < all.size(); ++i) all[i] += counts[i];

@@ -38,6 +38,10 @@ struct ExerciseRecord {
     bool fault_repeated = false;             // the grader failed here on the run before too, with the same
                                              // key: reported, and its parts no longer credited
     std::vector<PartRecord> parts;
+    // Graded on a variant: the parts the program gets wrong on the book's inputs too, as feedback
+    // without points (their verdict, message and diagnosis; no score), where that says more than
+    // the variant's part does; empty otherwise.
+    std::vector<PartRecord> book_parts;
     std::string code_shape;                  // the program's normal form, insight_code.hpp; "" when none
 
     bool has_grader_fault() const;
@@ -50,6 +54,10 @@ struct MisnamedFile {
     std::string nearest;    // the closest exercise file name; "" when none is close
     std::string graded_as;  // the exercise id it was graded as (--accept-near-names); "" when not graded
 };
+
+// The book's inputs' feedback on part `name` of an exercise graded on a variant ("On the book's
+// inputs: wrong ... (likely mistake sigmoid_for_silu: ...)"); "" when it has none.
+std::string book_feedback_text(const ExerciseRecord& e, const std::string& name, Lang lang);
 
 // "kv_cache_size.cpp: did you mean kv_cache_sizes.cpp?" in the reader's language.
 std::string misnamed_text(const MisnamedFile& m, Lang lang);
@@ -98,7 +106,8 @@ std::string gradebook_csv(const std::vector<const Exercise*>& exercises, const s
 // unparseable or too-short answer, error for a compile error, crash, timeout, output flood or
 // unreadable submission, skipped for a fault of the grader. Written by pugixml; every text a
 // student controls goes through printable_text, so no control byte reaches the XML.
-std::string junit_xml(const std::vector<StudentRecord>& students);
+// A part wrong on the book's inputs too (book_parts) adds that feedback to its failure's text.
+std::string junit_xml(const std::vector<StudentRecord>& students, Lang lang = Lang::en);
 
 
 // The class table: per-exercise mean, full marks and a histogram, the total, verdict counts,

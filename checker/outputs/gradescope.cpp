@@ -9,12 +9,22 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
+std::string book_test_name(const std::string& name, Lang lang) { return name + std::string(tr(lang, " (book's inputs)", "（书中的输入）")); }
+
 // A test of gradescope_json as feedback: no points, named for the inputs it ran on.
 Json feedback_test(const Json& test, Lang lang) {
-    return {{"name", test.at("name").get<std::string>() + std::string(tr(lang, " (book's inputs)", "（书中的输入）"))},
+    return {{"name", book_test_name(test.at("name").get<std::string>(), lang)},
             {"status", test.at("status")},
             {"output", test.at("output")},
             {"visibility", "visible"}};
+}
+
+// The feedback of a part wrong on the book's inputs too (ExerciseRecord::book_parts): no points.
+Json book_part_test(const ExerciseRecord& ex, const PartRecord& p, Lang lang) {
+    std::string output = p.message;
+    if (!p.diagnosis_id.empty())
+        output += tr_format(lang, "\nLikely mistake ({}): {}", "\n可能的错误（{}）：{}", p.diagnosis_id, p.diagnosis_message);
+    return {{"name", book_test_name(ex.id + ": " + p.name, lang)}, {"status", "failed"}, {"output", output}};
 }
 
 }  // namespace
@@ -37,6 +47,8 @@ Json gradescope_json(const StudentRecord& s, Lang lang) {
                              {"status", p.verdict == "correct" || (p.verdict == "grader_fault" && !ex.fault_repeated) ? "passed" : "failed"},
                              {"output", output}});
             first = false;
+            for (const PartRecord& b : ex.book_parts)
+                if (b.name == p.name) tests.push_back(book_part_test(ex, b, lang));
         }
     }
     std::string output = tr_format(lang, "{}/{} points", "{}/{} 分", score_text(s.score), score_text(s.max_score));
@@ -63,6 +75,7 @@ Json gradescope_results(const StudentRecord& scored, const StudentRecord* book, 
         for (const Json& test : feedback.at("tests")) tests.push_back(feedback_test(test, lang));
     }
     for (Json test : base.at("tests")) {
+        if (book && !test.contains("max_score")) continue;  // the book's run above tells every part
         test["visibility"] = book ? "after_due_date" : "visible";
         tests.push_back(std::move(test));
     }

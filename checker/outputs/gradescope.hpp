@@ -15,15 +15,18 @@
 namespace blockcheck {
 
 // Gradescope's results.json for one student: score, output, tests[] (one per answer part, with
-// name, score, max_score, status "passed"/"failed", output). A credited grader fault passes. The
-// wrapping prose is in `lang`; the parts' messages are in the language they were graded in.
+// name, score, max_score, status "passed"/"failed", output). A credited grader fault passes. A
+// part wrong on the book's inputs too (graded on a variant) is followed by a failed test without
+// points, "<id>: <part> (book's inputs)", holding that feedback. The wrapping prose is in `lang`;
+// the parts' messages are in the language they were graded in.
 nlohmann::ordered_json gradescope_json(const StudentRecord& student, Lang lang);
 
 // results.json for one graded submission. Without `book`, every test is scored and visible.
 // With `book` (the same submission graded on the book's inputs, when `scored` used variant
 // inputs): the scored tests are shown only after the due date, and the book's tests come first
 // as visible feedback without points, so a student sees what to fix without seeing the
-// variant's verdicts. Top level: score, output, output_format "text", visibility "visible",
+// variant's verdicts (the scored record's own book's-inputs tests are left out: the book's
+// run tells every part). Top level: score, output, output_format "text", visibility "visible",
 // stdout_visibility "hidden", tests[] with name, score, max_score, status, output, visibility.
 nlohmann::ordered_json gradescope_results(const StudentRecord& scored, const StudentRecord* book, Lang lang);
 

@@ -4,6 +4,8 @@
 #include "checker/insight/insight_shared.hpp"
 #include "checker/run/cache_prune.hpp"
 
+#include <algorithm>
+
 namespace blockcheck {
 
 namespace fs = std::filesystem;
@@ -28,6 +30,32 @@ ExerciseRecord to_record(const ExerciseResult& r, Lang lang) {
         if (p.diagnosis) rec.parts.back().diagnosis_id = p.diagnosis->id, rec.parts.back().diagnosis_message = p.diagnosis->message.in(lang);
     }
     return rec;
+}
+
+// The compile decides the program's fate on any inputs: a compile error, a refused source, a
+// fault of the grader's.
+bool decided_before_running(const ExerciseResult& r) {
+    return std::any_of(r.parts.begin(), r.parts.end(), [](const PartResult& p) {
+        return p.verdict == Verdict::compile_error || p.verdict == Verdict::grader_fault;
+    });
+}
+
+// The book's inputs' parts of `book` that are wrong and tell something the variant's record does
+// not (another verdict or message), as feedback without points.
+std::vector<PartRecord> book_feedback(const ExerciseRecord& variant, const ExerciseRecord& book) {
+    std::vector<PartRecord> parts;
+    for (const PartRecord& p : book.parts) {
+        if (p.verdict == "correct") continue;
+        const auto same = std::find_if(variant.parts.begin(), variant.parts.end(), [&](const PartRecord& v) {
+            return v.name == p.name && v.verdict == p.verdict && v.message == p.message;
+        });
+        if (same != variant.parts.end()) continue;
+        PartRecord told = p;
+        told.score = told.max_score = 0;
+        told.given.clear();
+        parts.push_back(std::move(told));
+    }
+    return parts;
 }
 
 }  // namespace
@@ -81,14 +109,23 @@ ExerciseRecord ProgramGrader::grade(const Exercise& e, const std::string& studen
         if (settings_.variants) seed = variant_seed(student, e.id);  // its own probe: no other
         ProgramToJudge judged{program->source.name, shown_as, seed ? variant_inputs(e, *seed) : e.inputs, seed, std::nullopt};
         judged.submitted = program;  // compiled as read, once (submission_file.hpp)
-        const ExerciseResult result =
-            judge_program(e, judged, run_settings_, AnswerCompareOptions{settings_.reveal, settings_.follow_through});
+        const AnswerCompareOptions compare{settings_.reveal, settings_.follow_through};
+        const ExerciseResult result = judge_program(e, judged, run_settings_, compare);
+        ProgramCosts cost = result.cost;
+        ExerciseRecord record = to_record(result, lang);
+        // Wrong on the variant: the same program on the book's inputs (compiled already), whose
+        // wrong parts are told beside it, as the book's feedback.
+        if (seed && result.status != "done" && !decided_before_running(result)) {
+            const ExerciseResult book = judge_program(e, {program->source.name, shown_as, e.inputs, std::nullopt, std::nullopt, program},
+                                                      run_settings_, compare);
+            cost.runs += book.cost.runs, cost.run_seconds += book.cost.run_seconds;  // its compile was this one's
+            record.book_parts = book_feedback(record, to_record(book, lang));
+        }
         {
             std::lock_guard lock(costs_mutex_);
-            costs_ += result.cost;
+            costs_ += cost;
         }
         bound_cache(student, result.stored);
-        ExerciseRecord record = to_record(result, lang);
         record.compile_cached = result.cost.compile_hits != 0;
         keep_wrong_answers(record, result.output);  // its wrong answers are kept (insight_shared.hpp)
         record.source = shown_as;
