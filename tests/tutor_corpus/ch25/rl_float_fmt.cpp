@@ -18,6 +18,6 @@ int main() {
     std::printf("rope_query = [%.8f, %.8f]\n", a[0], a[1]);
     std::printf("rope_key = [%.8f, %.8f]\n", b[0], b[1]);
     std::printf("dot = %.8f\n", a[0] * b[0] + a[1] * b[1]);
-    std::printf("relative_angle_degrees = %.3f\n", float(n - m) * float(input_number("angle_degrees")));
+    std::printf("relative_angle_degrees = %.6f\n", float(n - m) * float(input_number("angle_degrees")));
     std::printf("causal_can_use_key = %s\n", n <= m ? "true" : "false");
 }
