@@ -304,6 +304,10 @@ std::optional<std::string> step_mistake(const GivenPart& p, const ExpectedCase& 
 
 }  // namespace
 
+bool mistake_changes(const AnswerSpec& spec, const Value& mistaken, const Value& expected) {
+    return changes(spec, mistaken, expected);
+}
+
 bool same_answer(const Value& a, const Value& b) {
     auto numbers = [](const Value& v) -> const std::vector<Real>* {
         if (auto* vec = std::get_if<Vector<Real>>(&v)) return vec;

@@ -84,6 +84,10 @@ void note_broken_properties(std::vector<GivenPart>& parts, const std::map<std::s
 // own rounding (a RoPE offset the dot product cancels) changes nothing.
 bool same_answer(const Value& a, const Value& b);
 
+// True when a mistake's value would not pass as the right one at the part's declared precision
+// (an angle modulo a full turn): a student making it is graded wrong there.
+bool mistake_changes(const AnswerSpec& spec, const Value& mistaken, const Value& expected);
+
 // The diagnoses a part carries: `diagnosis`, or the two of `diagnoses`.
 std::vector<Diagnosis> named_diagnoses(const PartResult& part);
 

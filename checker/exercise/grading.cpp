@@ -337,21 +337,29 @@ void mark_hard_coded(ExerciseResult& book, const ExerciseResult& variant, const 
     }
 }
 
-// True when mistake `id`'s answers differ from the right ones on these inputs in one of `parts`.
-static bool mistake_shows(const Exercise& exercise, const InputList& inputs, const std::string& id,
-                          const std::set<std::string>& parts) {
+// What mistake `id` does to `parts` on these inputs: nothing a grade can see (its values pass as
+// the right ones at each part's precision, an angle modulo a full turn), a wrong value, or no value
+// where the right answer has one (a zero denominator: whatever a program making it prints there,
+// nan or a crash, these inputs cannot tell it from the mistake).
+enum class Showing { hidden, shows, undefined };
+static Showing mistake_showing(const Exercise& exercise, const InputList& inputs, const std::string& id,
+                               const std::set<std::string>& parts) {
+    Showing showing = Showing::hidden;
     try {
         const ExpectedCase c = expected_answers_and_mistakes(exercise, inputs);
         for (const auto& [key, values] : c.mistakes) {
             if (mistake_id(key) != id) continue;
-            for (const std::string& part : parts)
-                if (values.count(part) && c.answers.count(part) &&
-                    !same_answer(values.at(part), c.answers.at(part)))
-                    return true;
+            for (const AnswerSpec& spec : exercise.answers) {
+                if (!parts.count(spec.name) || !values.count(spec.name) || !c.answers.count(spec.name)) continue;
+                const Value &made = values.at(spec.name), &right = c.answers.at(spec.name);
+                if (std::holds_alternative<Undefined>(made) && !std::holds_alternative<Undefined>(right))
+                    return Showing::undefined;
+                if (mistake_changes(spec, made, right)) showing = Showing::shows;
+            }
         }
     } catch (const std::exception&) {
     }
-    return false;
+    return showing;
 }
 
 void confirm_diagnoses(const Exercise& exercise, ExerciseResult& result, const std::string& student,
@@ -377,9 +385,11 @@ void confirm_diagnoses(const Exercise& exercise, ExerciseResult& result, const s
                 return std::any_of(all.begin(), all.end(), [&](const Diagnosis& d) { return d.id == id; });
             });
             if (again) continue;
+            const Showing showing = mistake_showing(exercise, inputs, id, parts);
+            if (showing == Showing::undefined) continue;
             // not repeated: consistent only where the mistake changes nothing and the program is right
             // there, or the step follows from the program's own earlier values there (it cannot tell)
-            const bool shows = mistake_shows(exercise, inputs, id, parts);
+            const bool shows = showing == Showing::shows;
             const bool consistent = std::all_of(other.parts.begin(), other.parts.end(), [&](const PartResult& p) {
                 return !parts.count(p.name) || p.follow_through.has_value() || (p.verdict == Verdict::correct && !shows);
             });

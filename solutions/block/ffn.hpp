@@ -29,9 +29,10 @@ T gelu(const T& a) {
 }
 
 // The gate's activation: SiLU in SwiGLU; sigmoid and ReLU are the classic slips the exercises
-// diagnose (sigmoid(a) = 1 / (1 + e^-a) is SiLU's pass ratio, not SiLU), GELU a port's
-// (mistake gelu_for_silu: GeGLU's activation on a SwiGLU model).
-enum class GateActivation { silu, sigmoid, relu, gelu };
+// diagnose (sigmoid(a) = 1 / (1 + e^-a) is SiLU's pass ratio, not SiLU), as is SiLU with the
+// exponent's sign lost (a / (1 + e^a)); GELU a port's (mistake gelu_for_silu: GeGLU's activation
+// on a SwiGLU model).
+enum class GateActivation { silu, sigmoid, relu, gelu, silu_exponent_sign };
 
 template <class T>
 T gate_activation(const T& a, GateActivation activation) {
@@ -40,17 +41,20 @@ T gate_activation(const T& a, GateActivation activation) {
         case GateActivation::sigmoid: return T(1) / (T(1) + exp(-a));
         case GateActivation::relu: return relu(a);
         case GateActivation::gelu: return gelu(a);
+        case GateActivation::silu_exponent_sign: return a / (T(1) + exp(a));
         default: return silu(a);
     }
 }
 
-// The gate activation's slips by catalogue id (sigmoid_for_silu, relu_for_silu, gelu_for_silu):
+// The gate activation's slips by catalogue id (sigmoid_for_silu, relu_for_silu, gelu_for_silu,
+// silu_exponent_sign):
 // sets `activation` and returns true, false for another id. Every FFN, the block's and the
 // exercises' own, takes its activation through this switch.
 inline bool make_activation_mistake(GateActivation& activation, std::string_view id) {
     if (id == "sigmoid_for_silu") activation = GateActivation::sigmoid;
     else if (id == "relu_for_silu") activation = GateActivation::relu;
     else if (id == "gelu_for_silu") activation = GateActivation::gelu;
+    else if (id == "silu_exponent_sign") activation = GateActivation::silu_exponent_sign;
     else return false;
     return true;
 }

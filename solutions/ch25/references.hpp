@@ -88,14 +88,29 @@ inline Value layer_norm_unit(const Vector<Real>& x) {
         return Undefined{};
     }
 }
-// LayerNorm as a reference computes it.  Mistake unbiased_variance: the variance divided by
-// n - 1, which is LayerNorm with gains sqrt((n - 1) / n).
+// LayerNorm as a reference computes it: (x - mean) / sqrt(mean_j (x_j - mean)^2), unit gains,
+// no bias, epsilon 0. Mistakes, each the slip of the same name in RMSNorm made here: unbiased_variance
+// (the variance divided by n - 1: LayerNorm with gains sqrt((n - 1) / n)); sum_not_mean (the squared
+// deviations summed: gains 1 / sqrt(n)); root_omitted (divided by the variance itself);
+// mean_not_subtracted (the row normalised as it is: RMSNorm where LayerNorm is asked).
 inline Value layer_norm_unit(const Inputs& in, const Vector<Real>& x) {
     using std::sqrt;
-    if (!in.mistake("unbiased_variance") || x.size() < 2) return layer_norm_unit(x);
     const Real n(static_cast<long>(x.size()));
+    if (in.mistake("mean_not_subtracted")) return rms_norm_unit(in, x);
+    if (in.mistake("root_omitted")) {
+        Real mean(0), variance(0);
+        for (const Real& v : x) mean += v / n;
+        for (const Real& v : x) variance += (v - mean) * (v - mean) / n;
+        if (variance == 0) return Undefined{};
+        Vector<Real> out = x;
+        for (Real& v : out) v = (v - mean) / variance;
+        return out;
+    }
+    Real gain(1);
+    if (in.mistake("unbiased_variance") && x.size() >= 2) gain = sqrt((n - 1) / n);
+    else if (in.mistake("sum_not_mean")) gain = Real(1) / sqrt(n);
     try {
-        return layer_norm<Real>(x, Vector<Real>(x.size(), sqrt((n - 1) / n)), Vector<Real>(x.size(), Real(0)), Real(0));
+        return layer_norm<Real>(x, Vector<Real>(x.size(), gain), Vector<Real>(x.size(), Real(0)), Real(0));
     } catch (const UndefinedNorm&) {
         return Undefined{};
     }
@@ -136,15 +151,31 @@ inline Matrix<Real> down_as_used(const Inputs& in, const Matrix<Real>& w_down) {
 }
 
 // FFN matrix parameters as a reference counts them. Mistakes: bias_counted (a bias on every
-// matrix's output: F for each of up and gate, C for down), matrix_missing (SwiGLU counted with
-// two matrices, as a ReLU FFN).
+// matrix's output: F for each of up and gate, C for down), matrix_missing (one matrix too few:
+// SwiGLU counted with two, as a ReLU FFN, and the ReLU FFN with one).
 inline Count relu_ffn_count(const Inputs& in, Count hidden, Count ffn_hidden) {
+    if (in.mistake("matrix_missing")) return hidden * ffn_hidden;
     return relu_ffn_parameters(hidden, ffn_hidden) + (in.mistake("bias_counted") ? ffn_hidden + hidden : 0);
 }
 inline Count swiglu_ffn_count(const Inputs& in, Count hidden, Count ffn_hidden) {
     if (in.mistake("matrix_missing")) return relu_ffn_parameters(hidden, ffn_hidden);
     if (in.mistake("matrix_counted_twice")) return swiglu_ffn_parameters(hidden, ffn_hidden) + hidden * ffn_hidden;
     return swiglu_ffn_parameters(hidden, ffn_hidden) + (in.mistake("bias_counted") ? 2 * ffn_hidden + hidden : 0);
+}
+
+// The SwiGLU width spending a ReLU FFN's matrix budget, 3 C F' = 2 C F.  Mistakes
+// relu_width_for_swiglu (the ReLU width kept, F' = F), integer_two_thirds ((2 / 3) F in
+// integers: 0).
+inline Count matched_swiglu_width(const Inputs& in, Count relu_ffn_hidden) {
+    if (in.mistake("relu_width_for_swiglu")) return relu_ffn_hidden;
+    if (in.mistake("integer_two_thirds")) return (2 / 3) * relu_ffn_hidden;
+    return swiglu_width_matching_relu(relu_ffn_hidden);
+}
+
+// How far the key at position n turns beyond the query at m, in steps: n - m.  Mistake
+// difference_reversed: m - n.
+inline Real relative_steps(const Inputs& in, long query_position, long key_position) {
+    return Real(in.mistake("difference_reversed") ? query_position - key_position : key_position - query_position);
 }
 
 }  // namespace ch25

@@ -18,8 +18,7 @@ Values rope_later_positions(const Inputs& in) {
         // Mistake dot_before_rotation: the dot of the arrows not yet turned.
         {"dot", in.mistake("dot_before_rotation") ? dot<Real>(pair_input(in, "query"), pair_input(in, "key")) : dot<Real>(q, k)},
         // (R_{m θ} q) · (R_{n θ} k) = q · R_{(n-m) θ} k: only the difference of the turns counts.
-        // (Here the relative angle reversed is exactly the sign flipped: the generic diagnosis says it.)
-        {"relative_angle_degrees", Real(key_position - query_position) * angle_degrees},
+        {"relative_angle_degrees", ch25::relative_steps(in, query_position, key_position) * angle_degrees},
         // The causal mask (attention.hpp): key j is visible iff its position <= the query's.
         // Mistake mask_reversed: iff it is >= the query's (the future visible, the past hidden).
         {"causal_can_use_key", ch25::boolean(in.mistake("mask_reversed") ? key_position >= query_position

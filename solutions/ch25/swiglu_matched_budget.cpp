@@ -8,8 +8,7 @@ Values swiglu_matched_budget(const Inputs& in) {
     const Count ffn_hidden = positive_count(in, "ffn_hidden_size");
     if (2 * ffn_hidden % 3 != 0)
         throw InputError("input 'ffn_hidden_size' should be a multiple of 3, so that two thirds of it is whole");
-    // 3 C F' = 2 C F.  Mistake relu_width_for_swiglu: the ReLU width kept, F' = F.
-    const Count matched = in.mistake("relu_width_for_swiglu") ? ffn_hidden : swiglu_width_matching_relu(ffn_hidden);
+    const Count matched = ch25::matched_swiglu_width(in, ffn_hidden);  // 3 C F' = 2 C F
     return {
         {"relu_ffn_parameters", ch25::count(ch25::relu_ffn_count(in, hidden, ffn_hidden))},
         {"matched_ffn_hidden_size", ch25::count(matched)},

@@ -1,0 +1,14 @@
+// Exercise: a SwiGLU FFN on the ReLU FFN's parameter budget.
+#include "blockcheck.hpp"
+using namespace bc;
+
+int main() {
+    long C = input_integer("hidden_size");
+    long F = input_integer("ffn_hidden_size");
+    long relu = 2 * C * F;
+    long matched = F / 2;
+    answer("relu_ffn_parameters", relu);
+    answer("matched_ffn_hidden_size", matched);
+    answer("matched_swiglu_ffn_parameters", 3 * C * matched);
+    answer("swiglu_ffn_parameters", 3 * C * F);
+}
