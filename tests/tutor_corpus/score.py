@@ -6,13 +6,19 @@ usage: score.py OUT_DIR EXPECT.tsv [EXPECT.tsv...]
 expect.tsv: one program a line, tab-separated: name, exercise id, expectation, the part the slip
 first shows on (may be empty), the slip in plain words. Expectation:
   right          full marks, and no diagnosis and no note on any part;
+  right:float    a right program computing in float: full marks, and no word but float_precision
+                 (true of it) on a correct part;
   ID             a catalogue mistake: named right when the ids named are exactly {ID};
   A+B            two slips: named right when exactly {A, B}, partly when a non-empty subset;
+  X|Y            either expectation (X, Y as above) is right: where no input the exercise can
+                 draw tells them apart (dividing by C - 1 is summing when C is 2);
   none           a classic slip no catalogue entry expresses: any id named is named wrong;
+  concept        a wrong boolean or choice (a misconception the exercise's explanation answers,
+                 no computing slip): any id named is named wrong;
   invisible      a slip the inputs cannot show: any id named is named wrong;
   invisible:ID   a catalogue slip the book's inputs cannot show: ID may be named, nothing else.
 A diagnosis or note on a part graded correct is a false word, whatever the program. The tally
-is per group (right, catalogue, pair, none, invisible). Exit status 1 on any false diagnosis
+is per group (right, catalogue, pair, none, concept, invisible). Exit status 1 on any false diagnosis
 (named wrong, or a word beside a right part) or a right program short of full marks.
 """
 import json
@@ -47,13 +53,13 @@ def named_ids(part):
 
 
 def group_of(expect):
-    if expect == 'right':
+    if expect in ('right', 'right:float'):
         return 'right'
-    if expect == 'none':
-        return 'none'
+    if expect in ('none', 'concept'):
+        return expect
     if expect.startswith('invisible'):
         return 'invisible'
-    return 'pair' if '+' in expect else 'catalogue'
+    return 'pair' if '+' in expect.split('|')[0] else 'catalogue'
 
 
 def judge(row, exercise):
@@ -61,32 +67,34 @@ def judge(row, exercise):
     expect = row['expect']
     ids = set()
     false_words = []
+    float_ok = {'float_precision'} if expect == 'right:float' else set()
     for p in exercise['parts']:
         ids |= named_ids(p)
-        if p['verdict'] == 'correct' and (named_ids(p) or p.get('notes')):
+        if p['verdict'] == 'correct' and (named_ids(p) - float_ok or p.get('notes')):
             false_words.append(f"{p['name']} is correct yet carries {sorted(named_ids(p))} {p.get('notes', [])}")
     group = group_of(expect)
     if group == 'right':
         full = exercise['score'] == exercise['max_score']
         words = [f"{p['name']}: {sorted(named_ids(p))} {p.get('notes', [])}" for p in exercise['parts']
-                 if named_ids(p) or p.get('notes')]
+                 if named_ids(p) - float_ok or p.get('notes')]
         if full and not words:
             return 'full-marks', [], ''
-        false_words += words
+        false_words = words
         return ('full-marks' if full else 'short'), false_words, f"score {exercise['score']}/{exercise['max_score']}"
-    if group in ('none', 'invisible'):
+    if group in ('none', 'concept', 'invisible'):
         allowed = {expect.split(':', 1)[1]} if ':' in expect else set()
         if not ids:
             return 'abstained', false_words, ''
         if ids <= allowed:
             return 'named-right', false_words, ''
         return 'named-wrong', false_words, f'named {sorted(ids)}'
-    wanted = set(expect.split('+'))
+    alternatives = [set(e.split('+')) for e in expect.split('|')]
+    wanted = alternatives[0]
     if not ids:
         return 'abstained', false_words, ''
-    if ids == wanted:
+    if ids in alternatives:
         return 'named-right', false_words, ''
-    if ids < wanted:
+    if any(ids < a for a in alternatives):
         return 'named-one', false_words, f'named {sorted(ids)} of {sorted(wanted)}'
     return 'named-wrong', false_words, f'named {sorted(ids)}'
 
@@ -131,7 +139,7 @@ def main():
                     print(f"      note on {p['name']}: {n[:160]}")
     print()
     print(f"{'group':10} {'programs':>8}  verdicts")
-    for group in ('right', 'catalogue', 'pair', 'none', 'invisible'):
+    for group in ('right', 'catalogue', 'pair', 'none', 'concept', 'invisible'):
         if group in tally:
             counts = tally[group]
             n = sum(v for k, v in counts.items() if k != 'false-words')
