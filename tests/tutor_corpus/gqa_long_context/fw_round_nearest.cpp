@@ -1,4 +1,4 @@
-// llama_ffn_width: rounds to the nearest multiple (same as up on the book: 42.7 -> 43)
+// llama_ffn_width: rounds to the nearest multiple (up on the book: 42.7 -> 43; where it differs from up it is rounding down)
 #include "blockcheck.hpp"
 using namespace bc;
 

@@ -1,4 +1,4 @@
-// ntk_vs_linear: d/(d-2) in integer arithmetic
+// ntk_vs_linear: d/(d-2) in integer arithmetic (the exponent dropped, s^1, for d > 4; right for d = 4)
 #include "blockcheck.hpp"
 #include <cmath>
 using namespace bc;

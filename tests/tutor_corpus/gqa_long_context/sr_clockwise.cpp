@@ -1,4 +1,4 @@
-// stamp_relative_position: turns clockwise
+// stamp_relative_position: turns clockwise (its variant turns by 540 degrees: either way the same)
 #include "blockcheck.hpp"
 #include <cmath>
 using namespace bc;
