@@ -336,8 +336,12 @@ std::vector<Diagnosis> named_diagnoses(const PartResult& part) {
 void diagnose_steps(std::vector<GivenPart>& parts, const Steps& steps, const AnswersFromGiven& answers) {
     for (const auto& [name, feeds] : steps) {
         GivenPart* p = part_named(parts, name);
+        // a float-sized error read off the right value is only a guess: the step from the student's
+        // own earlier values may show the error came from there (then the float note goes)
+        const std::vector<Diagnosis> before = p ? named_diagnoses(*p->result) : std::vector<Diagnosis>{};
+        const bool float_guess = before.size() == 1 && before.front().id == "float_precision";
         if (!p || !p->given || !p->expected || !is_numeric(p->spec->kind) || p->result->verdict != Verdict::wrong ||
-            !named_diagnoses(*p->result).empty())
+            (!before.empty() && !float_guess))
             continue;
         Values given;
         bool feeds_right = true, printed = true;
@@ -370,8 +374,10 @@ void diagnose_steps(std::vector<GivenPart>& parts, const Steps& steps, const Ans
                                         "由你自己的 " + from.zh + " 正确推出；错误在前面的步骤"});
             // no credit for a step made trivial by its inputs (zeros upstream)
             p->result->follow_through = all_zero(own) ? 0 : p->spec->points;
+            if (float_guess) p->result->diagnosis.reset();
             continue;
         }
+        if (float_guess) continue;  // no step mistake replaces what float explains
         if (auto key = step_mistake(*p, *from_own)) {
             Diagnosis d = named(*key);
             if (!feeds.empty()) {

@@ -34,6 +34,16 @@ inline AttentionDemo read_attention_demo(const Inputs& in) {
     return d;
 }
 
+// Rotated rows written back in the layout asked: the demo's two halves (i, i + d/2) side by
+// side, or each pair in place (2i, 2i+1). Mistakes written_back_in_place (in place where halves
+// are asked), written_back_as_halves (halves where in place is asked); a plan pairing (i, i + d/2)
+// in the first place (pairing_half_vs_interleaved) has its halves already.  m: [T, heads * d]
+inline Matrix<Real> rotated(const Inputs& in, const AttentionDemo& d, const Matrix<Real>& m, bool halves) {
+    const Matrix<Real> turned = rotate_rows(m, d.rope);
+    if (halves ? in.mistake("written_back_in_place") : !in.mistake("written_back_as_halves")) return turned;
+    return d.rope.layout == RopeLayout::half ? turned : halves_side_by_side(turned, d.head_dim);
+}
+
 // Mistake no_attention_scale: scores q.k without the 1/sqrt(d). The block always divides by
 // sqrt(d), so the queries are multiplied by sqrt(d) first.  q: [T, heads * d]
 inline Matrix<Real> unscaled_if(const Inputs& in, Matrix<Real> q, std::size_t head_dim) {

@@ -12,15 +12,19 @@ Values interpolation_every_frequency(const Inputs& in) {
 
     const Rope<Real> plain = companion::plain_rope(in, base, head_dim);
     const Rope<Real> linear = companion::plain_rope(in, base, head_dim, companion::linear_scaling(in, factor));
-    const Vector<Real> speed = companion::radians_per_position(plain);
-    const Vector<Real> linear_speed = companion::radians_per_position(linear);
+    // Each step from the one before it (the student's own, when a step is judged from it).
+    const Vector<Real> speed = in.given_or("inverse_frequencies", plain.inverse_frequencies);
+    Rope<Real> own_linear = linear;
+    own_linear.inverse_frequencies = speed;
+    const Vector<Real> linear_speed =
+        in.given_or("interpolated_inverse_frequencies", companion::radians_per_position(own_linear));
     Vector<Real> angles(speed.size()), linear_angles(speed.size());
     for (std::size_t i = 0; i < speed.size(); ++i) {
-        angles[i] = rope_angle(plain, i, position);
-        linear_angles[i] = rope_angle(linear, i, position);
+        angles[i] = position * speed[i];                // rope_angle(plain, i, position)
+        linear_angles[i] = position * linear_speed[i];  // rope_angle(linear, i, position)
     }
     return {
-        {"inverse_frequencies", plain.inverse_frequencies},
+        {"inverse_frequencies", speed},
         {"interpolated_inverse_frequencies", linear_speed},
         {"angles", angles},
         {"interpolated_angles", linear_angles},

@@ -14,9 +14,13 @@ Values kv_cache_budget(const Inputs& in) {
     if (query_heads % kv_heads != 0) throw InputError("input 'kv_heads' should divide 'query_heads'");
 
     // One sequence is a batch of one; whole sequences only.
-    const Count mha = companion::kv_bytes(in, layers, query_heads, head_dim, sequence, 1, bytes);
-    const Count gqa = companion::kv_bytes(in, layers, kv_heads, head_dim, sequence, 1, bytes);
+    // (the student's own bytes, when a batch is judged from them)
+    const Count mha = companion::given_count(in, "mha_bytes_per_sequence",
+                                             companion::kv_bytes(in, layers, query_heads, head_dim, sequence, 1, bytes));
+    const Count gqa = companion::given_count(in, "gqa_bytes_per_sequence",
+                                             companion::kv_bytes(in, layers, kv_heads, head_dim, sequence, 1, bytes));
     const Count mqa = companion::kv_bytes(in, layers, 1, head_dim, sequence, 1, bytes);
+    if (mha == 0 || gqa == 0) throw InputError("a sequence of no bytes fits without end");
     return {
         {"mha_bytes_per_sequence", companion::count(mha)},
         {"gqa_bytes_per_sequence", companion::count(gqa)},

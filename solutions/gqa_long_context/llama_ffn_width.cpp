@@ -7,18 +7,24 @@ namespace blockcheck {
 Values llama_ffn_width(const Inputs& in) {
     const Count hidden = positive_count(in, "hidden_size");
     const Count multiple = positive_count(in, "multiple_of");
-    const Count relu_width = 4 * hidden;  // the classic FFN: four times the model width
-    const Count relu = relu_ffn_parameters(hidden, relu_width);
-    const Count swiglu_same_width = swiglu_ffn_parameters(hidden, relu_width);
-    // Mistake relu_width_for_swiglu: the ReLU width kept for SwiGLU.
-    const Count llama_width = in.mistake("relu_width_for_swiglu") ? relu_width : companion::ffn_width(in, hidden, multiple);
-    const Count llama = swiglu_ffn_parameters(hidden, llama_width);
+    using companion::given_count;
     auto as_real = [](Count n) { return Real(static_cast<unsigned long long>(n)); };
+    // Each step from the one before it (the student's own, when a step is judged from it).
+    const Count relu_width = given_count(in, "relu_ffn_hidden", 4 * hidden);  // the classic FFN: 4 C
+    const Count relu = given_count(in, "relu_ffn_parameters", relu_ffn_parameters(hidden, relu_width));
+    const Count swiglu_same_width = companion::swiglu_count(in, hidden, 4 * hidden);
+    const Count narrowed = given_count(in, "two_thirds_width", companion::two_thirds(in, relu_width));
+    // Mistake relu_width_for_swiglu: the ReLU width kept for SwiGLU.
+    const Count llama_width = given_count(in, "llama_ffn_hidden", in.mistake("relu_width_for_swiglu")
+                                                                      ? relu_width
+                                                                      : companion::rounded_up(in, narrowed, multiple));
+    const Count llama = given_count(in, "llama_swiglu_ffn_parameters", companion::swiglu_count(in, hidden, llama_width));
+    if (relu == 0) throw InputError("a parameter count of zero divides nothing");
     return {
         {"relu_ffn_hidden", companion::count(relu_width)},
         {"relu_ffn_parameters", companion::count(relu)},
-        {"same_width_swiglu_ratio", as_real(swiglu_same_width) / as_real(relu)},
-        {"two_thirds_width", companion::count(companion::ffn_width(in, hidden, 1))},  // a multiple of 1: no rounding up
+        {"same_width_swiglu_ratio", as_real(swiglu_same_width) / as_real(relu_ffn_parameters(hidden, 4 * hidden))},
+        {"two_thirds_width", companion::count(narrowed)},
         {"llama_ffn_hidden", companion::count(llama_width)},
         {"llama_swiglu_ffn_parameters", companion::count(llama)},
         {"llama_to_relu_ratio", as_real(llama) / as_real(relu)},

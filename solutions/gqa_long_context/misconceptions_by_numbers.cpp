@@ -2,7 +2,7 @@
 // output does not have zero mean.
 #include "solutions/gqa_long_context/references.hpp"
 #include "solutions/block/ffn.hpp"
-#include "solutions/block/norms.hpp"
+#include "solutions/ch25/references.hpp"
 
 #include <algorithm>
 
@@ -22,20 +22,15 @@ Values misconceptions_by_numbers(const Inputs& in) {
 
     const Vector<Real>& row = in.vector("row");
     if (row.empty()) throw InputError("input 'row' should not be empty");
-    Value normed, mean;
-    try {
-        Vector<Real> centred = row;  // mistake mean_subtracted: LayerNorm's centring first
-        Real row_mean(0);
-        for (const Real& v : row) row_mean += v / Real(static_cast<long>(row.size()));
-        if (in.mistake("mean_subtracted"))
-            for (Real& v : centred) v -= row_mean;
-        const Vector<Real> y = rms_norm<Real>(centred, Vector<Real>(row.size(), Real(1)), Real(0));
+    // RMSNorm with unit gains and epsilon 0, through the norm's slips (mean_subtracted, sum_not_mean,
+    // root_omitted: ch25::rms_norm_unit); its mean from it (the student's own, when that step is
+    // judged from it).
+    Value normed = ch25::rms_norm_unit(in, row), mean = Undefined{};
+    if (auto* y = std::get_if<Vector<Real>>(&normed)) {
+        const Vector<Real> own = in.given_or("rms_norm", *y);
         Real sum(0);
-        for (const Real& v : y) sum += v;
-        normed = y;
-        mean = sum / Real(static_cast<long>(y.size()));
-    } catch (const UndefinedNorm&) {
-        normed = mean = Undefined{};
+        for (const Real& v : own) sum += v;
+        mean = sum / Real(static_cast<long>(own.size()));
     }
     return {
         {"sigmoid", sigmoid},

@@ -11,11 +11,14 @@ Values ntk_vs_linear(const Inputs& in) {
 
     const Rope<Real> plain = companion::plain_rope(in, base, head_dim);
     const Rope<Real> linear = companion::plain_rope(in, base, head_dim, companion::linear_scaling(in, factor));
-    const Rope<Real> ntk =
-        companion::ntk_rope(in, base, factor, head_dim);
-    const Vector<Real> speed = companion::radians_per_position(plain);
-    const Vector<Real> linear_speed = companion::radians_per_position(linear);
-    const Vector<Real> ntk_speed = companion::radians_per_position(ntk);
+    const Rope<Real> ntk = companion::ntk_rope(in, base, factor, head_dim);
+    // Each step from the one before it (the student's own, when a step is judged from it).
+    const Vector<Real> speed = in.given_or("inverse_frequencies", companion::radians_per_position(plain));
+    Rope<Real> own_linear = linear;
+    own_linear.inverse_frequencies = speed;
+    const Vector<Real> linear_speed =
+        in.given_or("linear_inverse_frequencies", companion::radians_per_position(own_linear));
+    const Vector<Real> ntk_speed = in.given_or("ntk_inverse_frequencies", companion::radians_per_position(ntk));
     return {
         {"inverse_frequencies", speed},
         {"linear_inverse_frequencies", linear_speed},

@@ -101,10 +101,11 @@ inline Rope<Real> plain_rope(const Inputs& in, const Real& base, std::size_t hea
     return slipped_exponent(in, make_rope(base, head_dim, scaling, layout), base);
 }
 
-// The scalings a reference applies.  Mistake angle_not_scaled: the factor never applied.
+// The scalings a reference applies.  Mistakes angle_not_scaled (the factor never applied),
+// factor_inverted (positions multiplied by the factor: divided by 1 / s).
 inline RopeScaling<Real> linear_scaling(const Inputs& in, const Real& factor) {
     if (in.mistake("angle_not_scaled")) return {};
-    return {RopeScalingType::linear, factor};
+    return {RopeScalingType::linear, in.mistake("factor_inverted") ? Real(Real(1) / factor) : factor};
 }
 // NTK-aware: base' = base s^(d/(d-2)).  Mistakes ntk_exponent: base' = base s, the exponent
 // d/(d-2) dropped; ntk_exponent_inverted: base' = base s^((d-2)/d). The plan is then the plain
@@ -139,12 +140,37 @@ inline Count kv_bytes(const Inputs& in, Count layers, Count kv_heads, Count head
 // Bytes in a GiB.  Mistake gib_as_gb: 10^9.
 inline Count gib_bytes(const Inputs& in) { return in.mistake("gib_as_gb") ? Count(1000000000) : Count(1) << 30; }
 
-// LLaMA's FFN width, two thirds of 4 C rounded up to a multiple.  Mistakes integer_two_thirds
-// (2 / 3 in integers, 0), rounded_down (to the multiple below).
+// Two thirds of a width w, the fraction dropped: 2 w / 3.  Mistake integer_two_thirds (2 / 3 in
+// integers: 0).
+inline Count two_thirds(const Inputs& in, Count width) {
+    return in.mistake("integer_two_thirds") ? (2 / 3) * width : 2 * width / 3;
+}
+// w rounded up to a multiple of m: ceil(w / m) m.  Mistake rounded_down (to the multiple below).
+inline Count rounded_up(const Inputs& in, Count width, Count multiple) {
+    if (in.mistake("rounded_down")) return width / multiple * multiple;
+    return (width + multiple - 1) / multiple * multiple;
+}
+// LLaMA's FFN width, two thirds of 4 C rounded up to a multiple (llama_ffn_hidden, with the
+// slips of each step).
 inline Count ffn_width(const Inputs& in, Count hidden, Count multiple) {
-    if (in.mistake("integer_two_thirds")) return (2 / 3) * 4 * hidden;
-    if (in.mistake("rounded_down")) return 2 * (4 * hidden) / 3 / multiple * multiple;
-    return llama_ffn_hidden(hidden, multiple);
+    return rounded_up(in, two_thirds(in, 4 * hidden), multiple);
+}
+
+// SwiGLU's matrix parameters, 3 C F.  Mistakes matrix_missing (two matrices, as a ReLU FFN),
+// matrix_counted_twice (one of them counted twice).
+inline Count swiglu_count(const Inputs& in, Count hidden, Count ffn_hidden) {
+    if (in.mistake("matrix_missing")) return relu_ffn_parameters(hidden, ffn_hidden);
+    if (in.mistake("matrix_counted_twice")) return swiglu_ffn_parameters(hidden, ffn_hidden) + hidden * ffn_hidden;
+    return swiglu_ffn_parameters(hidden, ffn_hidden);
+}
+
+// A count the student printed for answer `name`, when a step is judged from it (else `computed`);
+// InputError for a value that is no count.
+inline Count given_count(const Inputs& in, const std::string& name, Count computed) {
+    using std::floor;
+    const Real n = in.given_or(name, Real(static_cast<unsigned long long>(computed)));
+    if (n < 0 || floor(n) != n || n > Real("1e18")) throw InputError("the given '" + name + "' is not a count");
+    return static_cast<Count>(n.convert_to<unsigned long long>());
 }
 
 // Every pair's turn for one step of position: inv_freq_i / divisor, in radians.

@@ -6,10 +6,10 @@ namespace blockcheck {
 
 Values rope_write_back_layout(const Inputs& in) {
     const companion::AttentionDemo d = companion::read_attention_demo(in);
-    const Matrix<Real> q_in_place = rotate_rows(d.q, d.rope);
-    const Matrix<Real> k_in_place = rotate_rows(d.k, d.rope);
-    const Matrix<Real> q_halves = halves_side_by_side(q_in_place, d.head_dim);
-    const Matrix<Real> k_halves = halves_side_by_side(k_in_place, d.head_dim);
+    const Matrix<Real> q_in_place = companion::rotated(in, d, d.q, false);
+    const Matrix<Real> k_in_place = companion::rotated(in, d, d.k, false);
+    const Matrix<Real> q_halves = halves_side_by_side(rotate_rows(d.q, d.rope), d.head_dim);  // the demo's
+    const Matrix<Real> k_halves = halves_side_by_side(rotate_rows(d.k, d.rope), d.head_dim);
     const HeadLayout layout{d.heads, d.heads, d.head_dim};
     const Matrix<Real> out_in_place =
         companion::demo_attention(in, companion::unscaled_if(in, q_in_place, d.head_dim), k_in_place, d.v, layout);

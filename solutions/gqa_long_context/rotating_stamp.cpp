@@ -21,8 +21,10 @@ Values rotating_stamp(const Inputs& in) {
     Real relative = rope_angle(rope, 0, Real(key_position)) - rope_angle(rope, 0, Real(query_position));
     if (in.mistake("difference_reversed")) relative = -relative;
     // Mistake dot_before_rotation: the dot of the arrows not yet turned.
-    const Real stamped_dot = in.mistake("dot_before_rotation") ? dot<Real>(pair_input(in, "query"), pair_input(in, "key"))
-                                                               : dot<Real>(q, k);
+    // (the student's own stamped arrows, when the dot is judged from them)
+    const Real stamped_dot = in.mistake("dot_before_rotation")
+                                 ? dot<Real>(pair_input(in, "query"), pair_input(in, "key"))
+                                 : dot<Real>(in.given_or("rope_query", q), in.given_or("rope_key", k));
     return {
         {"stamp_angle_degrees", stamp_angles},
         {"relative_angle_degrees", companion::degrees(relative)},

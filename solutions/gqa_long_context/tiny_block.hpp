@@ -59,6 +59,13 @@ inline TinyBlock read_tiny_block(const Inputs& in) {
     c.ffn_hidden_size = w.gate.cols;
     if (in.mistake("gain_omitted"))  // RMSNorm without its gains g
         w.attn_norm = w.ffn_norm = Vector<Real>(w.attn_norm.size(), Real(1));
+    if (in.mistake("sum_not_mean")) {  // g x / sqrt(sum_j x_j^2 + eps) = (g / sqrt(C)) x / sqrt(mean_j x_j^2 + eps / C)
+        using std::sqrt;
+        const Real width(static_cast<long>(c.hidden_size));
+        for (Vector<Real>* gains : {&w.attn_norm, &w.ffn_norm})
+            for (Real& g : *gains) g /= sqrt(width);
+        c.rms_norm_eps /= width;
+    }
 
     const std::size_t C = c.hidden_size, F = c.ffn_hidden_size;
     detail::expect_length(w.attn_norm, C, "attn_norm");
