@@ -5,6 +5,7 @@
 #include "checker/exercise/variants.hpp"
 #include "checker/insight/insight_shared.hpp"
 #include "checker/insight/insight_stats.hpp"
+#include "checker/insight/insight_trace.hpp"
 
 #include <fmt/format.h>
 
@@ -158,6 +159,7 @@ Insight compute_insight(const ExerciseSet& set, const std::vector<StudentRecord>
             for (VariantInsight& v : variant_insight(e, students)) in.variant_parameters.push_back(std::move(v));
     }
     in.shared_answers = shared_answers(set, students);
+    trace_shared_answers(set, students, in.shared_answers);
     in.shared_code = shared_code(set, students, in.common_code);
     return in;
 }

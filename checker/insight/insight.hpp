@@ -56,10 +56,22 @@ struct VariantInsight {
     std::vector<VariantValue> values;
 };
 
-// Students whose wrong answers (the book's inputs, no known mistake) are the same printed text.
+// A catalogue mistake's value beside a shared wrong answer (insight_trace.hpp).
+struct NearMistake {
+    std::string mistake;  // its key: the catalogue id, with its parameter ("pi_truncated/3.14")
+    double distance = 0;  // |answer - the mistake's value| / |the mistake's value|, over every number
+};
+
+// Students whose wrong answers (the book's inputs, no known mistake) are the same printed text,
+// and where the answer comes from, for an author to turn it into a catalogue entry.
 struct SharedAnswer {
     std::string exercise, part, answer;
     std::vector<std::string> students;
+    std::string departs_at;                   // the first step their numbers depart at; "" when unknown
+    std::size_t departing = 0;                // how many of the students depart there
+    std::optional<double> right_distance;     // the answer's distance from the right value, for scale
+    std::vector<NearMistake> closest;         // on the book's inputs, at this part: nearest first
+    std::vector<NearMistake> closest_at_step; // at departs_at, from the students' own values of its feeds
 };
 
 // Students whose programs have the same normal form (insight_code.hpp).

@@ -1,5 +1,6 @@
 // The terminal's top findings, read back from insight.json.
 #include "base/errors.hpp"
+#include "checker/insight/insight_trace.hpp"
 #include "checker/insight/insight_write.hpp"
 #include "checker/outputs/student_id.hpp"
 
@@ -22,6 +23,27 @@ std::string part_name(const nlohmann::json& p) {
 
 std::string percent(double share) { return fmt::format("{:.0f}%", 100 * share); }
 
+std::vector<NearMistake> near_of(const nlohmann::json& list) {
+    std::vector<NearMistake> near;
+    for (const auto& m : list) near.push_back({m.at("mistake").get<std::string>(), m.at("distance").get<double>()});
+    return near;
+}
+
+// "swiglu_ffn_2d.silu: 3 students; departs at silu (3 of 3); nearest: gelu_for_silu 0.001, ..."
+Finding traced(const nlohmann::json& a, Lang lang) {
+    const std::size_t n = a.at("count").get<std::size_t>();
+    std::string text = tr_format(lang, "{part}: {n} students", "{part}：{n} 名学生", fmt::arg("part", part_name(a)), fmt::arg("n", n));
+    // a file of an earlier version has no trace: its groups are counted only
+    const std::string step = a.value("departs_at", nlohmann::json()).is_string() ? printable_id(a.at("departs_at").get<std::string>()) : "";
+    if (!step.empty())
+        text += tr_format(lang, "; departs at {step} ({k} of {n})", "；偏离于 {step}（{n} 人中 {k} 人）", fmt::arg("step", step),
+                          fmt::arg("k", a.at("departing").get<std::size_t>()), fmt::arg("n", n));
+    const std::string near = nearest_text(near_of(a.value("closest", nlohmann::json::array())), step,
+                                          near_of(a.value("closest_at_step", nlohmann::json::array())), lang);
+    if (!near.empty()) text += tr_format(lang, "; nearest: {near}", "；最接近：{near}", fmt::arg("near", near));
+    return {double(n), text};
+}
+
 // The lines of one kind, largest share first (ties: as the file lists them), at most `limit`.
 std::string lines(std::vector<Finding> found, std::size_t limit) {
     std::stable_sort(found.begin(), found.end(), [](const Finding& a, const Finding& b) { return a.share > b.share; });
@@ -37,7 +59,8 @@ std::string insight_findings(const nlohmann::json& in, Lang lang, std::size_t li
     try {
         if (in.at("format").get<std::string>() != insight_format)
             throw InputFileError("insight.json: not a " + std::string(insight_format) + " file");
-        std::vector<Finding> mistakes, unexplained, flagged;
+        std::vector<Finding> mistakes, unexplained, flagged, shared;
+        for (const auto& a : in.at("shared_answers")) shared.push_back(traced(a, lang));
         for (const auto& p : in.at("parts")) {
             for (const auto& o : p.at("outcomes")) {
                 const std::string id = o.at("outcome").get<std::string>();
@@ -62,6 +85,9 @@ std::string insight_findings(const nlohmann::json& in, Lang lang, std::size_t li
         };
         section("most common mistakes (share of the class):", "最常见的错误（占全班比例）：", mistakes);
         section("parts whose wrong answers mostly match no known mistake:", "错误答案多数不符合已知错误的小题：", unexplained);
+        section("shared wrong answers no mistake explains: where they depart, the nearest catalogue mistakes "
+                "(relative distance):",
+                "无已知错误可解释的相同错误答案：偏离的步骤，最接近的目录错误（相对距离）：", shared);
         section("parts that do not separate stronger from weaker students (discrimination below 0.1):",
                 "区分度低于 0.1 的小题（强弱学生答对的比例相近）：", flagged);
         out += tr_format(lang,

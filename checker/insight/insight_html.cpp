@@ -1,4 +1,5 @@
 #include "checker/insight/insight_html.hpp"
+#include "checker/insight/insight_trace.hpp"
 
 #include "checker/insight/insight_stats.hpp"
 #include "checker/outputs/student_id.hpp"
@@ -221,11 +222,14 @@ std::string shared_sections(const Insight& in, Lang lang) {
     html += fmt::format("<h3>{}</h3>\n", tr(lang, "Identical wrong answers", "相同的错误答案"));
     if (in.shared_answers.empty()) html += fmt::format("<p>{}</p>\n", tr(lang, "None.", "无。"));
     else {
-        html += fmt::format("<table id=\"shared-answers\"><thead><tr><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>\n",
-                            tr(lang, "exercise.part", "练习.小题"), tr(lang, "the answer printed", "打印的答案"), tr(lang, "students", "学生"));
+        html += fmt::format("<table id=\"shared-answers\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>\n",
+                            tr(lang, "exercise.part", "练习.小题"), tr(lang, "the answer printed", "打印的答案"), tr(lang, "students", "学生"),
+                            tr(lang, "departs at", "偏离于"), tr(lang, "nearest mistakes (relative distance)", "最接近的错误（相对距离）"));
         for (const SharedAnswer& a : in.shared_answers)
-            html += fmt::format("<tr><td><code>{}.{}</code></td><td><code>{}</code></td><td>{}</td></tr>\n", html_text(a.exercise), html_text(a.part),
-                                html_text(printable_id(a.answer, 120)), students_text(a.students));
+            html += fmt::format("<tr><td><code>{}.{}</code></td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_text(a.exercise),
+                                html_text(a.part), html_text(printable_id(a.answer, 120)), students_text(a.students),
+                                a.departs_at.empty() ? "" : fmt::format("<code>{}</code> ({}/{})", html_text(a.departs_at), a.departing, a.students.size()),
+                                html_text(nearest_text(a.closest, a.departs_at, a.closest_at_step, lang)));
         html += "</tbody></table>\n";
     }
     html += fmt::format("<h3>{}</h3>\n", tr(lang, "Identical programs", "相同的程序"));

@@ -52,6 +52,32 @@ std::string joined(const std::vector<std::string>& students) {
 
 std::string number_cell(const std::optional<double>& x) { return x ? fmt::format("{}", rounded(*x)) : ""; }
 
+Json near_json(const std::vector<NearMistake>& near) {
+    Json list = Json::array();
+    for (const NearMistake& m : near) list.push_back({{"mistake", m.mistake}, {"distance", m.distance}});
+    return list;
+}
+
+Json shared_answer_json(const SharedAnswer& a) {
+    return {{"exercise", a.exercise},
+            {"part", a.part},
+            {"answer", a.answer},
+            {"count", a.students.size()},
+            {"students", a.students},
+            {"departs_at", a.departs_at.empty() ? Json(nullptr) : Json(a.departs_at)},
+            {"departing", a.departing},
+            {"right_distance", a.right_distance ? Json(*a.right_distance) : Json(nullptr)},
+            {"closest", near_json(a.closest)},
+            {"closest_at_step", near_json(a.closest_at_step)}};
+}
+
+// "gelu_for_silu 0.001023; relu_for_silu 0.4"
+std::string near_cell(const std::vector<NearMistake>& near) {
+    std::string out;
+    for (const NearMistake& m : near) out += fmt::format("{}{} {}", out.empty() ? "" : "; ", m.mistake, m.distance);
+    return out;
+}
+
 }  // namespace
 
 Json insight_json(const Insight& in) {
@@ -64,7 +90,7 @@ Json insight_json(const Insight& in) {
         variants.push_back({{"exercise", v.exercise}, {"parameter", v.parameter}, {"values", values}});
     }
     for (const SharedAnswer& a : in.shared_answers)
-        answers.push_back({{"exercise", a.exercise}, {"part", a.part}, {"answer", a.answer}, {"count", a.students.size()}, {"students", a.students}});
+        answers.push_back(shared_answer_json(a));
     for (const SharedCode& g : in.shared_code) code.push_back(code_json(g, true));
     for (const SharedCode& g : in.common_code) common.push_back(code_json(g, false));
     return {{"format", insight_format},
@@ -78,18 +104,21 @@ Json insight_json(const Insight& in) {
 }
 
 std::string insight_csv(const Insight& in) {
-    std::string out = "exercise,part,outcome,count,share,difficulty,point_biserial,upper_lower,flagged,evidence,students\r\n";
+    std::string out = "exercise,part,outcome,count,share,difficulty,point_biserial,upper_lower,flagged,evidence,students,"
+                      "departs_at,closest,closest_at_step\r\n";
     for (const PartInsight& p : in.parts)
         for (const OutcomeGroup& g : p.outcomes)
-            out += fmt::format("{},{},{},{},{},{},{},{},{},,{}\r\n", csv_cell(p.exercise), csv_cell(p.part), csv_cell(g.outcome),
+            out += fmt::format("{},{},{},{},{},{},{},{},{},,{},,,\r\n", csv_cell(p.exercise), csv_cell(p.part), csv_cell(g.outcome),
                                g.students.size(), share(g.students.size(), p.students), rounded(p.difficulty),
                                number_cell(p.point_biserial), number_cell(p.upper_lower), p.flagged ? "yes" : "no",
                                csv_cell(joined(g.students)));
     for (const SharedAnswer& a : in.shared_answers)
-        out += fmt::format("{},{},shared_answer,{},,,,,,{},{}\r\n", csv_cell(a.exercise), csv_cell(a.part), a.students.size(),
-                           csv_cell(printable_id(a.answer)), csv_cell(joined(a.students)));
+        out += fmt::format("{},{},shared_answer,{},,,,,,{},{},{},{},{}\r\n", csv_cell(a.exercise), csv_cell(a.part), a.students.size(),
+                           csv_cell(printable_id(a.answer)), csv_cell(joined(a.students)),
+                           csv_cell(a.departs_at.empty() ? "" : fmt::format("{} ({} of {})", a.departs_at, a.departing, a.students.size())),
+                           csv_cell(near_cell(a.closest)), csv_cell(near_cell(a.closest_at_step)));
     for (const SharedCode& g : in.shared_code)
-        out += fmt::format("{},,shared_code,{},,,,,,{},{}\r\n", csv_cell(g.exercise), g.students.size(),
+        out += fmt::format("{},,shared_code,{},,,,,,{},{},,,\r\n", csv_cell(g.exercise), g.students.size(),
                            csv_cell(fmt::format("{} tokens{}", g.tokens, g.all_right ? ", all right" : "")), csv_cell(joined(g.students)));
     return out;
 }

@@ -258,7 +258,7 @@ TEST_CASE("insight lists the planted shared answers and programs, and no honest 
 
     const std::string csv = insight_csv(in);
     CHECK(csv.find("swiglu_ffn_2d,swiglu_hidden,shared_answer,2,,,,,,") != std::string::npos);
-    CHECK(csv.find(",s07; s12\r\n") != std::string::npos);
+    CHECK(csv.find(",s07; s12,,,\r\n") != std::string::npos);
 }
 
 TEST_CASE("merged shards give byte-identical insight files to one run over the same students") {
