@@ -30,8 +30,8 @@ struct Submission {
 std::vector<Submission> find_submissions(const std::vector<std::filesystem::path>& dirs,
                                          std::vector<IgnoredEntry>* ignored = nullptr);
 
-// "two submissions for student 'bob': bob and bob.tgz; hand in one" in each language, when the
-// submission has rivals; nullopt otherwise.
+// "2 submissions for student 'bob': bob and bob.tgz; none was graded: hand in one of them" in
+// each language, when the submission has rivals; nullopt otherwise.
 std::optional<Text> rivals_problem(const Submission& submission);
 
 // The submission at `path`, a folder or an archive, with the id find_submissions gives it; an

@@ -14,13 +14,9 @@
 
 namespace blockcheck {
 
-struct Assignment {
-    std::string name;
-    std::vector<ExerciseSet::Pick> exercises;
-};
+// Assignment and read_assignment: checker/exercise/exercise_set.hpp (the student edition reads its
+// released assignment too).
 
-// An assignment file; a malformed one is an InputFileError naming the file and field.
-Assignment read_assignment(const std::filesystem::path& file);
 // "a,b,c" (spaces around the commas allowed) as an assignment named "exercises".
 Assignment assignment_from_list(const std::string& ids);
 // The assignment as its JSON file would read.

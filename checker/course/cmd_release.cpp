@@ -1,5 +1,6 @@
 // `blockcheck release OUT [--variants K]`: write the student edition.
 #include "checker/common/cli.hpp"
+#include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/course/assignment.hpp"
 #include "checker/course/release.hpp"
@@ -15,7 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Takes out of the edition the definitions and templates of the exercises not assigned, so its
-// board counts the assignment; a chapter left without exercises loses its chapter.json too.
+// board shows the assignment's exercises only; a chapter left without exercises loses its chapter.json too.
 // Returns the number of files taken out.
 std::size_t drop_unassigned(const ExerciseSet& all, const ExerciseSet& assigned, const fs::path& out) {
     std::size_t dropped = 0;
@@ -35,6 +36,11 @@ int release(const Context& context, const fs::path& out, int variants, const Exe
     const ExerciseSet exercises = chosen_exercises(all, choice);
     ReleaseSummary s = write_release(context.root, exercises, out, variants);
     if (!choice.whole()) s.files -= drop_unassigned(all, exercises, out);
+    // The assignment travels too: the edition's board counts its points (workspace.cpp).
+    if (const std::optional<Assignment> a = chosen_assignment(choice)) {
+        write_file_atomically(out / released_assignment, assignment_json(*a));
+        s.files += 1;
+    }
     const Lang lang = context.lang;
     fmt::print("{}\n", lang == Lang::zh
         ? fmt::format("学生版已写入 {}：{} 个文件，{} 道题，{} 组预期答案（书中输入和变体 1-{}，50 位有效数字）。",

@@ -308,4 +308,43 @@ void ExerciseSet::read_chapter(const std::filesystem::path& file) {
 
 const Text& ExerciseSet::chapter_title(const std::string& chapter) const { return chapters_.at(chapter).title; }
 
+namespace {
+
+// A positive number of points, at most 10000 ("2", "2.5").
+double points_of(const Json& value, const std::string& where) {
+    if (!value.is_number() && !value.is_string()) throw InputFileError(where + ": expected a number of points, got " + json_shown(value));
+    double points = 0;
+    try {
+        points = std::stod(decimal_text(value, where));
+    } catch (const std::invalid_argument&) {
+        throw InputFileError(where + ": expected a number of points, got " + json_shown(value));
+    }
+    if (!(points > 0) || points > 10000) throw InputFileError(where + ": points must be above 0 and at most 10000, got " + json_shown(value));
+    return points;
+}
+
+}  // namespace
+
+Assignment read_assignment(const std::filesystem::path& file) {
+    const Json json = read_json_exact(file);
+    const std::string where = file.string() + ":";
+    if (!json.is_object()) throw InputFileError(where + " expected an object {\"name\", \"exercises\"}, got " + json_shown(json));
+    reject_unknown_fields(json, {"name", "exercises", "_help"}, where);
+    Assignment a;
+    a.name = string_field(json, "name", where);
+    const Json& list = required_field(json, "exercises", where);
+    const std::string list_where = field_path(where, "exercises");
+    if (!list.is_array() || list.empty())
+        throw InputFileError(list_where + ": expected a non-empty list of {\"id\", \"points\"?}, got " + json_shown(list));
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string item = fmt::format("{}[{}]", list_where, i);
+        if (!list[i].is_object()) throw InputFileError(item + ": expected an object {\"id\", \"points\"?}, got " + json_shown(list[i]));
+        reject_unknown_fields(list[i], {"id", "points"}, item);
+        ExerciseSet::Pick pick{string_field(list[i], "id", item), std::nullopt, field_path(item, "id")};
+        if (list[i].contains("points")) pick.points = points_of(list[i]["points"], field_path(item, "points"));
+        a.exercises.push_back(std::move(pick));
+    }
+    return a;
+}
+
 }  // namespace blockcheck

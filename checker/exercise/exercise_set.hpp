@@ -96,4 +96,18 @@ private:
     std::shared_ptr<const ExpectedAnswers> answers_;
 };
 
+// An assignment: which exercises count and each one's points ({"name", "exercises": [{"id",
+// "points"?}]}, docs/instructors.md). The course side chooses one (checker/course/assignment.hpp);
+// a student edition released with it carries it as `released_assignment`, and its board counts it.
+struct Assignment {
+    std::string name;
+    std::vector<ExerciseSet::Pick> exercises;
+};
+
+// An assignment file; a malformed one is an InputFileError naming the file and field.
+Assignment read_assignment(const std::filesystem::path& file);
+
+// Where `release --assignment` puts the assignment in the student edition, under its root.
+inline constexpr const char* released_assignment = "data/exercises/assignment.json";
+
 }  // namespace blockcheck

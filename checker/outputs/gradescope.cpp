@@ -19,12 +19,15 @@ Json feedback_test(const Json& test, Lang lang) {
             {"visibility", "visible"}};
 }
 
+// "\nLikely mistake (id): message" of a part a classic mistake explains; "" otherwise.
+std::string diagnosis_text(const PartRecord& p, Lang lang) {
+    if (p.diagnosis_id.empty()) return {};
+    return tr_format(lang, "\nLikely mistake ({}): {}", "\n可能的错误（{}）：{}", p.diagnosis_id, p.diagnosis_message);
+}
+
 // The feedback of a part wrong on the book's inputs too (ExerciseRecord::book_parts): no points.
 Json book_part_test(const ExerciseRecord& ex, const PartRecord& p, Lang lang) {
-    std::string output = p.message;
-    if (!p.diagnosis_id.empty())
-        output += tr_format(lang, "\nLikely mistake ({}): {}", "\n可能的错误（{}）：{}", p.diagnosis_id, p.diagnosis_message);
-    return {{"name", book_test_name(ex.id + ": " + p.name, lang)}, {"status", "failed"}, {"output", output}};
+    return {{"name", book_test_name(ex.id + ": " + p.name, lang)}, {"status", "failed"}, {"output", p.message + diagnosis_text(p, lang)}};
 }
 
 }  // namespace
@@ -36,9 +39,7 @@ Json gradescope_json(const StudentRecord& s, Lang lang) {
     for (const ExerciseRecord& ex : s.exercises) {
         bool first = true;
         for (const PartRecord& p : ex.parts) {
-            std::string output = s.error.empty() ? p.message : unreadable;
-            if (!p.diagnosis_id.empty())
-                output += tr_format(lang, "\nLikely mistake ({}): {}", "\n可能的错误（{}）：{}", p.diagnosis_id, p.diagnosis_message);
+            std::string output = (s.error.empty() ? p.message : unreadable) + diagnosis_text(p, lang);
             if (first && !ex.note.empty() && s.error.empty() && p.verdict != "correct") output += "\n\n" + ex.note;
             if (ex.variant && first) output += tr_format(lang, "\n(inputs of variant {})", "\n（变体 {} 的输入）", *ex.variant);
             tests.push_back({{"name", ex.id + ": " + p.name},

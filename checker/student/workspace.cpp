@@ -13,10 +13,18 @@ namespace {
 // The student's compile cache, at most: some 400 binaries with their records, besides the
 // precompiled header and the header's object.
 constexpr std::uintmax_t cache_limit_bytes = std::uintmax_t{256} << 20;
+
+// The exercises, at the points of the assignment an edition was released with (when it was).
+ExerciseSet edition_exercises(const std::filesystem::path& root) {
+    ExerciseSet all = ExerciseSet::load(root);
+    const std::filesystem::path assignment = root / released_assignment;
+    if (!std::filesystem::exists(assignment)) return all;
+    return all.only_exercises(read_assignment(assignment).exercises);
+}
 }  // namespace
 
 Workspace::Workspace(const std::filesystem::path& root)
-    : root_(root), exercises_(ExerciseSet::load(root)) {
+    : root_(root), exercises_(edition_exercises(root)) {
     settings_.include_dir = root / "chapters";
     settings_.cache_dir = root / ".blockcheck" / "cache";
     settings_.remember_runs = true;  // an unchanged program is not run again

@@ -116,6 +116,20 @@ status=0; (cd "$rel" && edition check rms_norm_zero_row --variant 6) 2> "$work/e
 (cd "$rel" && edition --lang zh check rms_norm_zero_row --variant 6) 2> "$work/err.txt" || true
 grep -q "本版只带有变体 1-5" "$work/err.txt" || fail "the unknown seed in Chinese: $(cat "$work/err.txt")"
 
+# 5b. An assignment's edition carries the assignment: its exercises only, each at the assignment's
+#     points on its board and in `list` (the definitions keep their own).
+week="$work/week1"
+"$blockcheck" release "$week" --assignment "$root/docs/examples/assignment-week1.json" --variants 1 > "$work/week1.txt" ||
+    fail "release --assignment should exit 0"
+[[ $(json '.exercises | map(.id) | join(",")' "$week/data/exercises/assignment.json") == rope_quarter_turn_table,kv_cache_sizes,gqa_groups ]] ||
+    fail "the edition should carry the assignment"
+BLOCKCHECK_ROOT="$week" "$program" list --json > "$work/week1.json" || fail "the assignment edition's list failed"
+points() { json ".exercises[] | select(.id == \"$1\") | .points" "$work/week1.json"; }
+[[ $(json '.exercises | length' "$work/week1.json") == 3 && $(points rope_quarter_turn_table) == 4 && $(points kv_cache_sizes) == 3 ]] ||
+    fail "the assignment edition should count its points: $(cat "$work/week1.json" | head -c 600)"
+[[ $(points gqa_groups) == $(json '.answers | map(.points // 1) | add' "$root/data/exercises/gqa_long_context/gqa_groups.json") ]] ||
+    fail "gqa_groups, without points in the assignment, is worth its own"
+
 # 6. The differential test: the same programs checked by the full edition (its answers computed by
 #    the reference solutions) and by the release (its answers read from data/expected/). Both
 #    check in the release's folder, whose data/exercises/ and chapters/ are the repository's to

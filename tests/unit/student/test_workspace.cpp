@@ -70,3 +70,21 @@ TEST_CASE("check: a right program runs twice, the book's inputs then the probe's
     CHECK(told->diagnosis->id == "hard_coded");
     CHECK(told->verdict == Verdict::correct);
 }
+
+TEST_CASE("check: an edition released with an assignment counts its exercises at the assignment's points") {
+    StudentCopy copy;
+    fs::copy_file(fs::path(BLOCKCHECK_SOURCE_DIR) / "docs/examples/assignment-week1.json", copy.root / released_assignment);
+    fs::copy_file(fs::path(BLOCKCHECK_SOURCE_DIR) / "tests/solved/gqa_long_context/kv_cache_sizes.cpp",
+                  copy.root / "chapters/gqa_long_context/kv_cache_sizes.cpp", fs::copy_options::overwrite_existing);
+    const Workspace workspace(copy.root);
+    const ExerciseSet own = ExerciseSet::load(copy.root);
+    REQUIRE(workspace.exercises().all().size() == 3);  // rope_quarter_turn_table 4, kv_cache_sizes 3, gqa_groups its own
+    CHECK(workspace.exercises().at("rope_quarter_turn_table").max_score() == doctest::Approx(4));
+    CHECK(workspace.exercises().at("kv_cache_sizes").max_score() == doctest::Approx(3));
+    CHECK(workspace.exercises().at("gqa_groups").max_score() == own.at("gqa_groups").max_score());
+    CHECK(own.at("kv_cache_sizes").max_score() != doctest::Approx(3));
+    const ExerciseResult solved = workspace.check(workspace.select({"kv_cache_sizes"}), {}).at(0);
+    CHECK(solved.status == "done");
+    CHECK(solved.score == doctest::Approx(3));
+    CHECK(solved.max_score == doctest::Approx(3));
+}
