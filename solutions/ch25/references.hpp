@@ -44,10 +44,15 @@ inline Real mean_square(const Inputs& in, const Vector<Real>& x) {
     return in.mistake("sum_not_mean") ? sum : sum / Real(static_cast<long>(x.size()));
 }
 
+// The epsilon under the chapter's roots: 0, as the hand examples ask.  Mistake eps_added: the
+// usual library default, 1e-5 (torch.nn.LayerNorm's), typed in out of habit.
+inline Real unit_norm_eps(const Inputs& in) { return in.mistake("eps_added") ? Real("1e-5") : Real(0); }
+
 // rms(x) = sqrt(mean_j x_j^2).  Mistake sum_not_mean: sqrt(sum_j x_j^2) = rms(x) sqrt(C).
 inline Real root_mean_square(const Inputs& in, const Vector<Real>& x) {
     using std::sqrt;
     const Real rms = blockcheck::root_mean_square<Real>(x);
+    if (const Real eps = unit_norm_eps(in); eps != 0) return sqrt(rms * rms + eps);  // Mistake eps_added
     if (in.mistake("root_omitted")) return rms * rms;  // Mistake root_omitted: the mean square itself
     return in.mistake("sum_not_mean") ? rms * sqrt(Real(static_cast<long>(x.size()))) : rms;
 }
@@ -63,7 +68,7 @@ inline Value layer_norm_unit(const Vector<Real>& x);
 // RMSNorm / LayerNorm with unit gains, no bias and epsilon 0, as the chapter's hand examples;
 // a zero denominator gives `undefined`. Mistakes: mean_subtracted (LayerNorm where RMSNorm is
 // asked); sum_not_mean (x / sqrt(sum_j x_j^2): the same RMSNorm with gains 1/sqrt(C));
-// root_omitted (x / mean_j x_j^2).
+// root_omitted (x / mean_j x_j^2); eps_added (unit_norm_eps).
 inline Value rms_norm_unit(const Inputs& in, const Vector<Real>& x) {
     using std::sqrt;
     if (in.mistake("mean_subtracted")) return layer_norm_unit(x);
@@ -76,7 +81,7 @@ inline Value rms_norm_unit(const Inputs& in, const Vector<Real>& x) {
     }
     const Real gain = in.mistake("sum_not_mean") ? Real(1) / sqrt(Real(static_cast<long>(x.size()))) : Real(1);
     try {
-        return rms_norm<Real>(x, Vector<Real>(x.size(), gain), Real(0));
+        return rms_norm<Real>(x, Vector<Real>(x.size(), gain), unit_norm_eps(in));
     } catch (const UndefinedNorm&) {
         return Undefined{};
     }
@@ -92,7 +97,7 @@ inline Value layer_norm_unit(const Vector<Real>& x) {
 // no bias, epsilon 0. Mistakes, each the slip of the same name in RMSNorm made here: unbiased_variance
 // (the variance divided by n - 1: LayerNorm with gains sqrt((n - 1) / n)); sum_not_mean (the squared
 // deviations summed: gains 1 / sqrt(n)); root_omitted (divided by the variance itself);
-// mean_not_subtracted (the row normalised as it is: RMSNorm where LayerNorm is asked).
+// mean_not_subtracted (the row normalised as it is: RMSNorm where LayerNorm is asked); eps_added.
 inline Value layer_norm_unit(const Inputs& in, const Vector<Real>& x) {
     using std::sqrt;
     const Real n(static_cast<long>(x.size()));
@@ -110,7 +115,7 @@ inline Value layer_norm_unit(const Inputs& in, const Vector<Real>& x) {
     if (in.mistake("unbiased_variance") && x.size() >= 2) gain = sqrt((n - 1) / n);
     else if (in.mistake("sum_not_mean")) gain = Real(1) / sqrt(n);
     try {
-        return layer_norm<Real>(x, Vector<Real>(x.size(), gain), Vector<Real>(x.size(), Real(0)), Real(0));
+        return layer_norm<Real>(x, Vector<Real>(x.size(), gain), Vector<Real>(x.size(), Real(0)), unit_norm_eps(in));
     } catch (const UndefinedNorm&) {
         return Undefined{};
     }

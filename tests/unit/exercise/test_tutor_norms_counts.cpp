@@ -112,3 +112,16 @@ TEST_CASE("tutor: a reversed relative angle is named difference_reversed, and a 
     confirm_diagnoses(e, r, student, program_on);
     CHECK(mechanism_ids_named(r) == "relative_angle_degrees:difference_reversed ");
 }
+
+TEST_CASE("tutor: an epsilon typed in where the exercise asks for 0 is named eps_added, never float") {
+    const Exercise& e = shipped_exercises().at("rms_norm_vs_layer_norm");
+    const ExpectedCase c = expected_answers_and_mistakes(e, e.inputs);  // row [3, 4]: mean square 12.5
+    const Vector<Real>& eps = std::get<Vector<Real>>(c.mistakes.at("eps_added").at("rms_norm"));
+    CHECK(abs(eps[1] - Real(4) / sqrt(Real("12.50001"))) < Real("1e-40"));
+    // LayerNorm 1.6e-6 off at 4e-7 relative: float-sized, yet the epsilon explains it exactly
+    const std::string named = mechanism_ids_named(mechanism_graded_with(e, "eps_added"));
+    CHECK(named == "root_mean_square:eps_added layer_norm:eps_added shifted_layer_norm:eps_added ");
+    // the zero row normalises to zeros under any epsilon: excluded there, with its reason
+    const Exercise& zero = shipped_exercises().at("rms_norm_zero_row");
+    CHECK(expected_answers_and_mistakes(zero, zero.inputs).mistakes.count("eps_added") == 0);
+}
