@@ -46,6 +46,7 @@ struct BlockConfig {
     bool transpose_square_weights = false;  // true: square weights used as stored [out, in] (transposed_weights)
     GateActivation gate_activation = GateActivation::silu;  // gelu: GELU for SiLU (gelu_for_silu)
     bool clockwise = false;           // true: RoPE turns the other way, the sine's sign flipped (clockwise_rotation)
+    bool residual_from_norm = false;  // true: a sublayer's output added to its normalised input (residual_from_norm)
 
     HeadLayout heads() const { return {query_heads, kv_heads, head_dim, kv_round_robin}; }
     // The frequency plan for a forward whose last position is sequence_length - 1.
@@ -234,9 +235,10 @@ Matrix<T> block_step(const BlockConfig<T>& config, const BlockWeights<T, W>& w, 
     if (config.pre_norm) {
         // R = X + Attn(RMSNorm(X)); Y = R + FFN(RMSNorm(R))
         const Matrix<T> n = record(trace, "N", rms_norm_rows<T>(x, norm_gains(w.attn_norm, config), eps, where));
-        const Matrix<T> r = record(trace, "R", add(x, attention_sublayer(config, w, n, start_position, cache, trace)));
+        const Matrix<T> r = record(trace, "R", add(config.residual_from_norm ? n : x,
+                                                   attention_sublayer(config, w, n, start_position, cache, trace)));
         const Matrix<T> m = record(trace, "M", rms_norm_rows<T>(r, norm_gains(w.ffn_norm, config), eps, where));
-        return record(trace, "output", add(r, ffn_sublayer(config, w, m, trace)));
+        return record(trace, "output", add(config.residual_from_norm ? m : r, ffn_sublayer(config, w, m, trace)));
     }
     // Post-norm, for contrast: R = RMSNorm(X + Attn(X)); Y = RMSNorm(R + FFN(R))
     const Matrix<T> r = record(trace, "R",

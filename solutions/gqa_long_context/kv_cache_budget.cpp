@@ -24,9 +24,9 @@ Values kv_cache_budget(const Inputs& in) {
     return {
         {"mha_bytes_per_sequence", companion::count(mha)},
         {"gqa_bytes_per_sequence", companion::count(gqa)},
-        {"mha_max_batch", companion::count(budget / mha)},
-        {"gqa_max_batch", companion::count(budget / gqa)},
-        {"mqa_max_batch", companion::count(budget / mqa)},
+        {"mha_max_batch", companion::count(companion::whole_sequences(in, budget, mha))},
+        {"gqa_max_batch", companion::count(companion::whole_sequences(in, budget, gqa))},
+        {"mqa_max_batch", companion::count(companion::whole_sequences(in, budget, mqa))},
     };
 }
 

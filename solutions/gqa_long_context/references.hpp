@@ -137,6 +137,11 @@ inline Count kv_bytes(const Inputs& in, Count layers, Count kv_heads, Count head
                                        bytes_per_element);
     return in.mistake("kv_factor_forgotten") ? bytes / 2 : bytes;
 }
+// How many whole sequences of `bytes` fit in `budget` bytes: floor(budget / bytes).  Mistake
+// batch_rounded_up: a part of a sequence counted as one, ceil(budget / bytes).
+inline Count whole_sequences(const Inputs& in, Count budget, Count bytes) {
+    return in.mistake("batch_rounded_up") ? (budget + bytes - 1) / bytes : budget / bytes;
+}
 // Bytes in a GiB.  Mistake gib_as_gb: 10^9.
 inline Count gib_bytes(const Inputs& in) { return in.mistake("gib_as_gb") ? Count(1000000000) : Count(1) << 30; }
 

@@ -127,3 +127,24 @@ TEST_CASE("tutor: a float-sized error that follows from the student's own earlie
         CHECK(companion_part(r, name).notes.front().en.find("follows correctly from your own") != std::string::npos);
     }
 }
+
+TEST_CASE("companion mistakes: residual_from_norm adds the attention to N; batch_rounded_up counts a part sequence") {
+    const Values right = companion_answers("llama_block_tiny");
+    const Values slip = companion_answers("llama_block_tiny", "residual_from_norm");
+    const Matrix<Real>& x_n = std::get<Matrix<Real>>(slip.at("attention_input"));
+    const Matrix<Real>& r_slip = std::get<Matrix<Real>>(slip.at("residual"));
+    const Matrix<Real>& r_right = std::get<Matrix<Real>>(right.at("residual"));
+    const Matrix<Real> x = std::get<Matrix<Real>>(
+        parse_inputs(input_text(shipped_exercises().at("llama_block_tiny").inputs), "llama_block_tiny").at("x"));
+    REQUIRE(r_slip.values.size() == x.values.size());
+    for (std::size_t i = 0; i < x.values.size(); ++i)  // R - N with the slip is R - X without it: the same attention
+        CHECK(near(r_slip.values[i] - x_n.values[i], r_right.values[i] - x.values[i]));
+    CHECK(r_slip.values != r_right.values);
+
+    // 41 GiB for sequences of 10 GiB (MHA): 4 fit, a fifth only in part
+    const Exercise& e = shipped_exercises().at("kv_cache_budget");
+    Values inputs = parse_inputs(input_text(e.inputs), "kv_cache_budget");
+    inputs.at("budget_gib") = Real(41);
+    CHECK(companion_number(reference_solutions().at("kv_cache_budget")(Inputs(inputs)), "mha_max_batch") == 4);
+    CHECK(companion_number(reference_solutions().at("kv_cache_budget")(Inputs(inputs, "batch_rounded_up")), "mha_max_batch") == 5);
+}
