@@ -1,6 +1,7 @@
 #include "checker/exercise/expected.hpp"
 
 #include "checker/common/json_exact.hpp"
+#include "checker/exercise/diagnosis.hpp"
 #include "checker/exercise/exercise_set.hpp"
 #include "checker/exercise/protocol.hpp"
 
@@ -41,6 +42,8 @@ public:
         return answers_and_mistakes(exercise, inputs).answers;
     }
     ExpectedCase answers_and_mistakes(const Exercise& exercise, const InputList& inputs) const override;
+    std::optional<ExpectedCase> answers_from_given(const Exercise& exercise, const InputList& inputs,
+                                                   const Values& given) const override;
     std::optional<std::vector<std::uint64_t>> carried_variants() const override { return variants_; }
 
 private:
@@ -50,7 +53,9 @@ private:
     struct CaseTexts {
         Texts answers;
         std::map<std::string, Texts> mistakes;  // mistake id -> answers
+        std::map<std::string, std::map<std::string, Texts>> steps;  // step -> mistake id -> answers (StepCandidates)
     };
+    const CaseTexts& case_texts(const Exercise& exercise, const InputList& inputs) const;
     std::map<std::string, std::map<std::string, CaseTexts>> cases_;  // id -> key -> answers
     std::vector<std::uint64_t> variants_;
 };
@@ -95,18 +100,77 @@ void DataAnswers::read_exercise_file(const std::filesystem::path& file) {
             for (const auto& [id, answers] : c["mistakes"].items())
                 texts.mistakes[id] = answer_texts(answers, at + ".mistakes." + id);
         }
+        if (c.contains("steps")) {
+            const std::string shape = ": expected {\"step\": {\"mistake id\": {answers}}}";
+            if (!c["steps"].is_object()) throw InputFileError(at + ".steps" + shape);
+            for (const auto& [step, mistakes] : c["steps"].items()) {
+                if (!mistakes.is_object()) throw InputFileError(at + ".steps." + step + shape);
+                for (const auto& [id, answers] : mistakes.items())
+                    texts.steps[step][id] = answer_texts(answers, at + ".steps." + step + "." + id);
+            }
+        }
     }
 }
 
-ExpectedCase DataAnswers::answers_and_mistakes(const Exercise& exercise, const InputList& inputs) const {
+const DataAnswers::CaseTexts& DataAnswers::case_texts(const Exercise& exercise, const InputList& inputs) const {
     auto exercise_cases = cases_.find(exercise.id);
     if (exercise_cases == cases_.end())
         throw std::runtime_error("this edition has no expected answers for " + exercise.id);
     auto found = exercise_cases->second.find(case_key(inputs));
     if (found == exercise_cases->second.end())
         throw std::runtime_error("this edition has no expected answers for these inputs of " + exercise.id);
-    ExpectedCase answers{values_of(found->second.answers), {}};
-    for (const auto& [id, texts] : found->second.mistakes) answers.mistakes.emplace(id, values_of(texts));
+    return found->second;
+}
+
+ExpectedCase DataAnswers::answers_and_mistakes(const Exercise& exercise, const InputList& inputs) const {
+    const CaseTexts& found = case_texts(exercise, inputs);
+    ExpectedCase answers{values_of(found.answers), {}};
+    for (const auto& [id, texts] : found.mistakes) answers.mistakes.emplace(id, values_of(texts));
+    return answers;
+}
+
+// True when every value of `given` is the one `want` has for its part, at the part's precision.
+bool all_fit(const Exercise& exercise, const Values& given, const Values& want) {
+    for (const auto& [name, value] : given) {
+        auto spec = std::find_if(exercise.answers.begin(), exercise.answers.end(), [&](const AnswerSpec& a) { return a.name == name; });
+        auto wanted = want.find(name);
+        if (spec == exercise.answers.end() || wanted == want.end()) return false;
+        const std::string text = expected_text(value);
+        if (!within_tolerance(*spec, parse_reading(text), wanted->second) && text != expected_text(wanted->second)) return false;
+    }
+    return true;
+}
+
+// The answers with `chain` (a carried slip's answers from its step on) in place of the right ones.
+Values overlaid(Values answers, const std::map<std::string, std::string>& chain) {
+    for (const auto& [name, text] : chain) answers.insert_or_assign(name, expected_value(text));
+    return answers;
+}
+
+// A first step from the inputs alone; a step whose feeds are all right from the one-step slips
+// release computed (each mistake's value there); a step whose feeds one carried slip gives, from
+// that slip's later values (so that it follows, or not). Other values of the student's own need
+// the references.
+std::optional<ExpectedCase> DataAnswers::answers_from_given(const Exercise& exercise, const InputList& inputs,
+                                                            const Values& given) const {
+    ExpectedCase answers = answers_and_mistakes(exercise, inputs);
+    if (given.empty()) return answers;
+    const CaseTexts& found = case_texts(exercise, inputs);
+    if (!all_fit(exercise, given, answers.answers)) {
+        for (const auto& [step, slips] : found.steps)
+            for (const auto& [id, chain] : slips)
+                if (const Values from = overlaid(answers.answers, chain); all_fit(exercise, given, from))
+                    return ExpectedCase{from, {}};
+        return std::nullopt;
+    }
+    answers.mistakes.clear();
+    for (const auto& [step, feeds] : exercise.steps) {
+        const bool these = feeds.size() == given.size() &&
+                           std::all_of(feeds.begin(), feeds.end(), [&](const std::string& f) { return given.count(f) > 0; });
+        auto slips = found.steps.find(step);
+        if (!these || slips == found.steps.end()) continue;
+        for (const auto& [id, chain] : slips->second) answers.mistakes[id].emplace(step, expected_value(chain.at(step)));
+    }
     return answers;
 }
 
@@ -125,8 +189,36 @@ std::string case_key(const InputList& inputs) {
     return key;
 }
 
+StepCandidates step_candidates(const Exercise& exercise, const InputList& inputs, const Values& right) {
+    StepCandidates steps;
+    for (const auto& [step, feeds] : exercise.steps) {
+        Values given;
+        for (const std::string& f : feeds)
+            if (right.count(f)) given.emplace(f, right.at(f));
+        if (feeds.empty() || given.size() != feeds.size() || !right.count(step)) continue;
+        const std::optional<ExpectedCase> at_step = exercise.expected->answers_from_given(exercise, inputs, given);
+        if (!at_step) continue;
+        for (const auto& [id, values] : at_step->mistakes) {
+            auto value = values.find(step);
+            if (value == values.end() || same_answer(value->second, right.at(step))) continue;  // changes nothing here
+            // every later part from the slipped value, as the student computes on from it
+            const std::optional<ExpectedCase> later = exercise.expected->answers_from_given(exercise, inputs, {{step, value->second}});
+            if (!later) continue;
+            Values chain;
+            bool after = false;
+            for (const AnswerSpec& a : exercise.answers) {
+                after = after || a.name == step;
+                if (after && later->answers.count(a.name)) chain.emplace(a.name, later->answers.at(a.name));
+            }
+            chain.insert_or_assign(step, value->second);
+            steps[step].emplace(id, std::move(chain));
+        }
+    }
+    return steps;
+}
+
 nlohmann::ordered_json expected_case(std::optional<std::uint64_t> variant, const InputList& inputs,
-                                     const ExpectedCase& answers) {
+                                     const ExpectedCase& answers, const StepCandidates& steps) {
     auto texts = [](const Values& values) {
         Json json = Json::object();
         for (const auto& [name, value] : values) json[name] = expected_text(value);
@@ -140,6 +232,11 @@ nlohmann::ordered_json expected_case(std::optional<std::uint64_t> variant, const
     if (!answers.mistakes.empty()) {
         c["mistakes"] = Json::object();
         for (const auto& [id, values] : answers.mistakes) c["mistakes"][id] = texts(values);
+    }
+    if (!steps.empty()) {
+        c["steps"] = Json::object();
+        for (const auto& [step, slips] : steps)
+            for (const auto& [id, values] : slips) c["steps"][step][id] = texts(values);
     }
     return c;
 }

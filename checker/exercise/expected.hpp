@@ -45,7 +45,9 @@ public:
     virtual ExpectedCase answers_and_mistakes(const Exercise& exercise, const InputList& inputs) const = 0;
     // The answers with the parts in `given` taken as a student printed them, each later step
     // computed from them, and each mistake's answers the same way (a step judged from the student's
-    // own numbers); nullopt when the provider cannot (the student edition has no references).
+    // own numbers); nullopt when the provider cannot. The student edition has no references: it
+    // answers an empty `given` (a first step), feeds all right and feeds that one carried slip gives
+    // (its StepCandidates), nothing else.
     virtual std::optional<ExpectedCase> answers_from_given(const Exercise&, const InputList&, const Values&) const {
         return std::nullopt;
     }
@@ -72,10 +74,20 @@ Value expected_value(const std::string& text);
 // "0.50" and "5e-1" name the same case.
 std::string case_key(const InputList& inputs);
 
+// A mistake made in one step alone, its feeds right: per step with feeds (Exercise::steps) and per
+// mistake that changes the step there, the step's value from the right values of its feeds and
+// every later part's computed from that value (step -> mistake id -> answers from the step on).
+// What the student edition carries so that it names a one-step slip, and says that a later step
+// follows from it, as the full edition does: the feeds are right, so it reveals nothing a
+// right/wrong verdict does not.
+using StepCandidates = std::map<std::string, std::map<std::string, Values>>;
+StepCandidates step_candidates(const Exercise& exercise, const InputList& inputs, const Values& right);
+
 // One case of an exercise's data file: {"id", "digits", "cases": [{"variant"?, "inputs",
-// "answers", "mistakes"?: {id: answers}}]}, what `release` writes and answers_from_data reads.
+// "answers", "mistakes"?: {id: answers}, "steps"?: {step: {id: answers}}}]}, what `release` writes
+// and answers_from_data reads.
 nlohmann::ordered_json expected_case(std::optional<std::uint64_t> variant, const InputList& inputs,
-                                     const ExpectedCase& answers);
+                                     const ExpectedCase& answers, const StepCandidates& steps = {});
 
 // An unknown seed in the student edition: "this edition carries variants 1-5; ..." in the
 // reader's language, as an InputFileError. Nothing when the provider grades every seed.

@@ -78,12 +78,14 @@ std::string student_product_list(const std::vector<ProductEntry>& entries) {
     return text;
 }
 
-// Every case of one exercise: the book's inputs, then variants 1..K.
+// Every case of one exercise: the book's inputs, then variants 1..K; each with its mistakes' answers
+// and the one-step candidates of its steps (StepCandidates).
 Json exercise_cases(const Exercise& e, int variants) {
     Json file = {{"id", e.id}, {"digits", expected_digits}, {"cases", Json::array()}};
     auto add_case = [&](std::optional<std::uint64_t> seed, const InputList& inputs) {
         try {
-            file["cases"].push_back(expected_case(seed, inputs, e.expected->answers_and_mistakes(e, inputs)));
+            const ExpectedCase answers = e.expected->answers_and_mistakes(e, inputs);
+            file["cases"].push_back(expected_case(seed, inputs, answers, step_candidates(e, inputs, answers.answers)));
         } catch (const InputFileError&) {
             throw;
         } catch (const std::exception& error) {
