@@ -125,3 +125,25 @@ TEST_CASE("tutor: an epsilon typed in where the exercise asks for 0 is named eps
     const Exercise& zero = shipped_exercises().at("rms_norm_zero_row");
     CHECK(expected_answers_and_mistakes(zero, zero.inputs).mistakes.count("eps_added") == 0);
 }
+
+TEST_CASE("tutor: a student's own variant hides no slip the book's inputs show") {
+    const Exercise& e = shipped_exercises().at("rope_later_positions");
+    // On a draw turning the query and the key by whole half turns (position 0, three steps of 60
+    // degrees), clockwise and counter-clockwise agree: a student drawing it could turn either way.
+    auto hides_clockwise = [&](std::uint64_t seed) {
+        const ExpectedCase c = expected_answers_and_mistakes(e, variant_inputs(e, seed));
+        return c.mistakes.count("clockwise_rotation") == 0 ||
+               std::all_of(e.answers.begin(), e.answers.end(), [&](const AnswerSpec& spec) {
+                   return !mistake_changes(spec, c.mistakes.at("clockwise_rotation").at(spec.name), c.answers.at(spec.name));
+               });
+    };
+    int hidden_first = 0;
+    for (int i = 0; i < 200; ++i) {
+        const std::string student = "student" + std::to_string(i);
+        hidden_first += hides_clockwise(variant_seed(student, e.id));
+        CHECK_FALSE(hides_clockwise(student_variant_seed(e, student)));
+    }
+    CHECK(hidden_first > 0);  // the plain draws do hide it, now and then
+    // a draw that already shows everything is kept: most students keep their inputs
+    CHECK(student_variant_seed(e, "ada") == variant_seed("ada", e.id));
+}
