@@ -81,6 +81,15 @@ TEST_CASE("tutor: the counts' slips reach the matched width and the ReLU count")
     const Exercise& counts = shipped_exercises().at("ffn_parameter_counts");  // C 12, F 48
     const ExpectedCase f = expected_answers_and_mistakes(counts, counts.inputs);
     CHECK(expected_text(f.mistakes.at("matrix_missing").at("relu_ffn_parameters")) == "576");  // one matrix, C F
+    // the norm's C gains counted with every FFN: 2 C F + C, 3 C F + C, 3 C F_narrow + C
+    CHECK(expected_text(f.mistakes.at("norm_gains_counted").at("relu_ffn_parameters")) == "1164");
+    CHECK(mechanism_ids_named(mechanism_graded_with(counts, "norm_gains_counted")) ==
+          "relu_ffn_parameters:norm_gains_counted swiglu_ffn_parameters:norm_gains_counted "
+          "narrow_swiglu_ffn_parameters:norm_gains_counted ");
+    // the budget equation solved upside down: 3 F / 2 = 144
+    CHECK(expected_text(b.mistakes.at("two_thirds_inverted").at("matched_ffn_hidden_size")) == "144");
+    CHECK(mechanism_ids_named(mechanism_graded_with(budget, "two_thirds_inverted")) ==
+          "matched_ffn_hidden_size:two_thirds_inverted matched_swiglu_ffn_parameters:two_thirds_inverted ");
 }
 
 TEST_CASE("tutor: a reversed relative angle is named difference_reversed, and a whole turn refutes nothing") {
