@@ -19,8 +19,8 @@ InputList variant_inputs(const Exercise& exercise, std::uint64_t seed);
 
 // The variant a student is graded on: the first of their draws (variant_seed(student, id), then
 // of student + "#1", "#2", ...) on which every mistake the book's inputs show changes an answer at
-// its precision, so that no draw hides a slip the book would catch (a quarter turn at position 0
-// and a half turn at the other is the same counter-clockwise and clockwise); after
+// its precision, so that no draw hides a slip the book would catch (a query at position 0 and a
+// key turned by a half turn look the same turned clockwise and counter-clockwise); after
 // student_variant_draws draws, the one hiding the fewest. The first draw where the exercise has no
 // ranges or no reference (the student edition's carried variants).
 inline constexpr int student_variant_draws = 8;
