@@ -77,7 +77,7 @@ int run_student(const Context& context, const std::string& id, std::optional<std
     const OpenedSubmission opened(v.student);
     const Sources sources = find_sources(opened.folder, set);
     const std::string& student = opened.submission.student;
-    const std::uint64_t seed = variant ? *variant : variant_seed(student, e.id);  // as grade draws it
+    const std::uint64_t seed = variant ? *variant : student_variant_seed(e, student);  // as grade draws it
     fmt::print("# {} {} · {} · {} {}\n", tr(lang, "student", "学生"), printable_id(student), e.id, tr(lang, "variant", "变体"), seed);
     print_remarks(sources, opened.notes, true, lang);
     if (sources.file.front().empty()) {

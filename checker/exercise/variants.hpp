@@ -17,4 +17,13 @@ std::uint64_t variant_seed(std::string_view student, std::string_view exercise_i
 // the book. The same seed gives the same inputs on every machine.
 InputList variant_inputs(const Exercise& exercise, std::uint64_t seed);
 
+// The variant a student is graded on: the first of their draws (variant_seed(student, id), then
+// of student + "#1", "#2", ...) on which every mistake the book's inputs show changes an answer at
+// its precision, so that no draw hides a slip the book would catch (a query at position 0 and a
+// key turned by a half turn look the same turned clockwise and counter-clockwise); after
+// student_variant_draws draws, the one hiding the fewest. The first draw where the exercise has no
+// ranges or no reference (the student edition's carried variants).
+inline constexpr int student_variant_draws = 8;
+std::uint64_t student_variant_seed(const Exercise& exercise, const std::string& student);
+
 }  // namespace blockcheck

@@ -157,22 +157,26 @@ inline Matrix<Real> down_as_used(const Inputs& in, const Matrix<Real>& w_down) {
 
 // FFN matrix parameters as a reference counts them. Mistakes: bias_counted (a bias on every
 // matrix's output: F for each of up and gate, C for down), matrix_missing (one matrix too few:
-// SwiGLU counted with two, as a ReLU FFN, and the ReLU FFN with one).
+// SwiGLU counted with two, as a ReLU FFN, and the ReLU FFN with one),
+// norm_gains_counted (the C gains of the norm before the FFN counted with it).
 inline Count relu_ffn_count(const Inputs& in, Count hidden, Count ffn_hidden) {
     if (in.mistake("matrix_missing")) return hidden * ffn_hidden;
+    if (in.mistake("norm_gains_counted")) return relu_ffn_parameters(hidden, ffn_hidden) + hidden;
     return relu_ffn_parameters(hidden, ffn_hidden) + (in.mistake("bias_counted") ? ffn_hidden + hidden : 0);
 }
 inline Count swiglu_ffn_count(const Inputs& in, Count hidden, Count ffn_hidden) {
     if (in.mistake("matrix_missing")) return relu_ffn_parameters(hidden, ffn_hidden);
     if (in.mistake("matrix_counted_twice")) return swiglu_ffn_parameters(hidden, ffn_hidden) + hidden * ffn_hidden;
+    if (in.mistake("norm_gains_counted")) return swiglu_ffn_parameters(hidden, ffn_hidden) + hidden;
     return swiglu_ffn_parameters(hidden, ffn_hidden) + (in.mistake("bias_counted") ? 2 * ffn_hidden + hidden : 0);
 }
 
 // The SwiGLU width spending a ReLU FFN's matrix budget, 3 C F' = 2 C F.  Mistakes
 // relu_width_for_swiglu (the ReLU width kept, F' = F), integer_two_thirds ((2 / 3) F in
-// integers: 0).
+// integers: 0), two_thirds_inverted (F' = 3 F / 2, the budget equation solved upside down).
 inline Count matched_swiglu_width(const Inputs& in, Count relu_ffn_hidden) {
     if (in.mistake("relu_width_for_swiglu")) return relu_ffn_hidden;
+    if (in.mistake("two_thirds_inverted")) return 3 * relu_ffn_hidden / 2;
     if (in.mistake("integer_two_thirds")) return (2 / 3) * relu_ffn_hidden;
     return swiglu_width_matching_relu(relu_ffn_hidden);
 }

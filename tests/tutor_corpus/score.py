@@ -75,8 +75,12 @@ def judge(row, exercise):
     group = group_of(expect)
     if group == 'right':
         full = exercise['score'] == exercise['max_score']
+        # a note in a correct part's message ("correct to 6 decimal places; note: ... float") is a
+        # word too, true only of a float program
+        noted = [p for p in exercise['parts'] if expect != 'right:float' and '; note:' in p['message']]
         words = [f"{p['name']}: {sorted(named_ids(p))} {p.get('notes', [])}" for p in exercise['parts']
                  if named_ids(p) - float_ok or p.get('notes')]
+        words += [f"{p['name']}: {p['message'][:120]}" for p in noted]
         if full and not words:
             return 'full-marks', [], ''
         false_words = words
@@ -137,6 +141,8 @@ def main():
             for p in exercise['parts']:
                 for n in p.get('notes', []):
                     print(f"      note on {p['name']}: {n[:160]}")
+                if p['verdict'] == 'correct' and '; note:' in p['message']:
+                    print(f"      note beside the correct {p['name']}: {p['message'][:160]}")
     print()
     print(f"{'group':10} {'programs':>8}  verdicts")
     for group in ('right', 'catalogue', 'pair', 'none', 'concept', 'invisible'):

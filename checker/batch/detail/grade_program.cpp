@@ -106,7 +106,7 @@ ExerciseRecord ProgramGrader::grade(const Exercise& e, const std::string& studen
                                    "提交中没有名为 " + e.file_name() + " 的文件"},
                                   lang);
         std::optional<std::uint64_t> seed;
-        if (settings_.variants) seed = variant_seed(student, e.id);  // its own probe: no other
+        if (settings_.variants) seed = student_variant_seed(e, student);  // its own probe: no other
         ProgramToJudge judged{program->source.name, shown_as, seed ? variant_inputs(e, *seed) : e.inputs, seed, std::nullopt};
         judged.submitted = program;  // compiled as read, once (submission_file.hpp)
         const AnswerCompareOptions compare{settings_.reveal, settings_.follow_through};

@@ -196,7 +196,7 @@ TEST_CASE("grade: a small class is graded, written out, and an unchanged rerun g
         CHECK(ada.score == 11);
         CHECK(ada.max_score == 11);
         CHECK(exercise(ada, "swiglu_ffn_2d").source == "chapters/ch25/swiglu_ffn_2d.cpp");
-        CHECK(exercise(ada, "swiglu_ffn_2d").variant == variant_seed("ada", "swiglu_ffn_2d"));
+        CHECK(exercise(ada, "swiglu_ffn_2d").variant == student_variant_seed(set.at("swiglu_ffn_2d"), "ada"));
 
         const StudentRecord& bob = student(first, "bob");
         CHECK(bob.score == 6);
@@ -236,7 +236,7 @@ TEST_CASE("grade: a small class is graded, written out, and an unchanged rerun g
         const auto json = read_json_exact(dir.path / "out/results/cy.json");
         const auto& swiglu = json["exercises"][rms_first ? 1 : 0];
         CHECK(swiglu["id"] == "swiglu_ffn_2d");
-        CHECK(swiglu["variant"].get<std::uint64_t>() == variant_seed("cy", "swiglu_ffn_2d"));
+        CHECK(swiglu["variant"].get<std::uint64_t>() == student_variant_seed(set.at("swiglu_ffn_2d"), "cy"));
         CHECK(swiglu["parts"][0].contains("verdict"));
     }
     {  // an unchanged rerun grades nobody; a changed source or other inputs grade again

@@ -160,7 +160,7 @@ TEST_CASE("validate: mistakes are not declared per exercise; an exclusion names 
 TEST_CASE("validate: every mistake the reference makes is named on its own answers; an excluded one is not tried") {
     Copy copy;
     auto json = copy.read("rms_norm_zero_row");
-    json["mistakes_excluded"] = {{"sum_not_mean", {{"en", "the row's width is 1 in the book"}, {"zh", "书中行宽为 1"}}}};
+    json["mistakes_excluded"]["sum_not_mean"] = {{"en", "the row's width is 1 in the book"}, {"zh", "书中行宽为 1"}};
     copy.write("rms_norm_zero_row", json);
     const std::string problems = joined(copy.problems("rms_norm_zero_row"));
     CAPTURE(problems);

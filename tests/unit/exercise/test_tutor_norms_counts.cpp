@@ -81,6 +81,15 @@ TEST_CASE("tutor: the counts' slips reach the matched width and the ReLU count")
     const Exercise& counts = shipped_exercises().at("ffn_parameter_counts");  // C 12, F 48
     const ExpectedCase f = expected_answers_and_mistakes(counts, counts.inputs);
     CHECK(expected_text(f.mistakes.at("matrix_missing").at("relu_ffn_parameters")) == "576");  // one matrix, C F
+    // the norm's C gains counted with every FFN: 2 C F + C, 3 C F + C, 3 C F_narrow + C
+    CHECK(expected_text(f.mistakes.at("norm_gains_counted").at("relu_ffn_parameters")) == "1164");
+    CHECK(mechanism_ids_named(mechanism_graded_with(counts, "norm_gains_counted")) ==
+          "relu_ffn_parameters:norm_gains_counted swiglu_ffn_parameters:norm_gains_counted "
+          "narrow_swiglu_ffn_parameters:norm_gains_counted ");
+    // the budget equation solved upside down: 3 F / 2 = 144
+    CHECK(expected_text(b.mistakes.at("two_thirds_inverted").at("matched_ffn_hidden_size")) == "144");
+    CHECK(mechanism_ids_named(mechanism_graded_with(budget, "two_thirds_inverted")) ==
+          "matched_ffn_hidden_size:two_thirds_inverted matched_swiglu_ffn_parameters:two_thirds_inverted ");
 }
 
 TEST_CASE("tutor: a reversed relative angle is named difference_reversed, and a whole turn refutes nothing") {
@@ -124,4 +133,26 @@ TEST_CASE("tutor: an epsilon typed in where the exercise asks for 0 is named eps
     // the zero row normalises to zeros under any epsilon: excluded there, with its reason
     const Exercise& zero = shipped_exercises().at("rms_norm_zero_row");
     CHECK(expected_answers_and_mistakes(zero, zero.inputs).mistakes.count("eps_added") == 0);
+}
+
+TEST_CASE("tutor: a student's own variant hides no slip the book's inputs show") {
+    const Exercise& e = shipped_exercises().at("rope_later_positions");
+    // On a draw turning the query and the key by whole half turns (position 0, three steps of 60
+    // degrees), clockwise and counter-clockwise agree: a student drawing it could turn either way.
+    auto hides_clockwise = [&](std::uint64_t seed) {
+        const ExpectedCase c = expected_answers_and_mistakes(e, variant_inputs(e, seed));
+        return c.mistakes.count("clockwise_rotation") == 0 ||
+               std::all_of(e.answers.begin(), e.answers.end(), [&](const AnswerSpec& spec) {
+                   return !mistake_changes(spec, c.mistakes.at("clockwise_rotation").at(spec.name), c.answers.at(spec.name));
+               });
+    };
+    int hidden_first = 0;
+    for (int i = 0; i < 200; ++i) {
+        const std::string student = "student" + std::to_string(i);
+        hidden_first += hides_clockwise(variant_seed(student, e.id));
+        CHECK_FALSE(hides_clockwise(student_variant_seed(e, student)));
+    }
+    CHECK(hidden_first > 0);  // the plain draws do hide it, now and then
+    // a draw that already shows everything is kept: most students keep their inputs
+    CHECK(student_variant_seed(e, "ada") == variant_seed("ada", e.id));
 }
