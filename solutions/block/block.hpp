@@ -47,6 +47,7 @@ struct BlockConfig {
     GateActivation gate_activation = GateActivation::silu;  // gelu: GELU for SiLU (gelu_for_silu)
     bool clockwise = false;           // true: RoPE turns the other way, the sine's sign flipped (clockwise_rotation)
     bool residual_from_norm = false;  // true: a sublayer's output added to its normalised input (residual_from_norm)
+    bool residual_forgotten = false;  // true: a sublayer's output taken alone, nothing added (residual_forgotten)
 
     HeadLayout heads() const { return {query_heads, kv_heads, head_dim, kv_round_robin}; }
     // The frequency plan for a forward whose last position is sequence_length - 1.
@@ -220,6 +221,15 @@ BlockWeights<T, W> misread_weights(const BlockConfig<T>& config, BlockWeights<T,
     return w;
 }
 
+// A pre-norm residual path: the stream plus its sublayer's output, or a slip's (residual_from_norm:
+// the normalised input plus it; residual_forgotten: the output alone).  [T, C] -> [T, C]
+template <class T>
+Matrix<T> residual(const BlockConfig<T>& config, const Matrix<T>& stream, const Matrix<T>& normed,
+                   const Matrix<T>& sublayer) {
+    if (config.residual_forgotten) return sublayer;
+    return add(config.residual_from_norm ? normed : stream, sublayer);
+}
+
 // The block on T new rows at positions start..start+T-1, reading and extending the cache.
 // x: [T, C] -> [T, C]
 template <class T, class W>
@@ -235,10 +245,10 @@ Matrix<T> block_step(const BlockConfig<T>& config, const BlockWeights<T, W>& w, 
     if (config.pre_norm) {
         // R = X + Attn(RMSNorm(X)); Y = R + FFN(RMSNorm(R))
         const Matrix<T> n = record(trace, "N", rms_norm_rows<T>(x, norm_gains(w.attn_norm, config), eps, where));
-        const Matrix<T> r = record(trace, "R", add(config.residual_from_norm ? n : x,
-                                                   attention_sublayer(config, w, n, start_position, cache, trace)));
+        const Matrix<T> r =
+            record(trace, "R", residual(config, x, n, attention_sublayer(config, w, n, start_position, cache, trace)));
         const Matrix<T> m = record(trace, "M", rms_norm_rows<T>(r, norm_gains(w.ffn_norm, config), eps, where));
-        return record(trace, "output", add(config.residual_from_norm ? m : r, ffn_sublayer(config, w, m, trace)));
+        return record(trace, "output", residual(config, r, m, ffn_sublayer(config, w, m, trace)));
     }
     // Post-norm, for contrast: R = RMSNorm(X + Attn(X)); Y = RMSNorm(R + FFN(R))
     const Matrix<T> r = record(trace, "R",

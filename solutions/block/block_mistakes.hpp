@@ -35,6 +35,7 @@ bool make_block_mistake(BlockConfig<T>& config, std::string_view id) {
     else if (id == "gate_up_swapped") config.swap_gate_up = true;
     else if (id == "transposed_weights") config.transpose_square_weights = true;
     else if (id == "residual_from_norm") config.residual_from_norm = true;
+    else if (id == "residual_forgotten") config.residual_forgotten = true;
     else return false;
     return true;
 }

@@ -161,14 +161,6 @@ inline Count ffn_width(const Inputs& in, Count hidden, Count multiple) {
     return rounded_up(in, two_thirds(in, 4 * hidden), multiple);
 }
 
-// SwiGLU's matrix parameters, 3 C F.  Mistakes matrix_missing (two matrices, as a ReLU FFN),
-// matrix_counted_twice (one of them counted twice).
-inline Count swiglu_count(const Inputs& in, Count hidden, Count ffn_hidden) {
-    if (in.mistake("matrix_missing")) return relu_ffn_parameters(hidden, ffn_hidden);
-    if (in.mistake("matrix_counted_twice")) return swiglu_ffn_parameters(hidden, ffn_hidden) + hidden * ffn_hidden;
-    return swiglu_ffn_parameters(hidden, ffn_hidden);
-}
-
 // A count the student printed for answer `name`, when a step is judged from it (else `computed`);
 // InputError for a value that is no count.
 inline Count given_count(const Inputs& in, const std::string& name, Count computed) {

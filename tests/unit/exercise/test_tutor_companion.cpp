@@ -128,7 +128,7 @@ TEST_CASE("tutor: a float-sized error that follows from the student's own earlie
     }
 }
 
-TEST_CASE("companion mistakes: residual_from_norm adds the attention to N; batch_rounded_up counts a part sequence") {
+TEST_CASE("companion mistakes: residual_from_norm adds the attention to N, residual_forgotten adds nothing; batch_rounded_up counts a part sequence") {
     const Values right = companion_answers("llama_block_tiny");
     const Values slip = companion_answers("llama_block_tiny", "residual_from_norm");
     const Matrix<Real>& x_n = std::get<Matrix<Real>>(slip.at("attention_input"));
@@ -137,9 +137,14 @@ TEST_CASE("companion mistakes: residual_from_norm adds the attention to N; batch
     const Matrix<Real> x = std::get<Matrix<Real>>(
         parse_inputs(input_text(shipped_exercises().at("llama_block_tiny").inputs), "llama_block_tiny").at("x"));
     REQUIRE(r_slip.values.size() == x.values.size());
+    using std::abs;
     for (std::size_t i = 0; i < x.values.size(); ++i)  // R - N with the slip is R - X without it: the same attention
-        CHECK(near(r_slip.values[i] - x_n.values[i], r_right.values[i] - x.values[i]));
+        CHECK(abs((r_slip.values[i] - x_n.values[i]) - (r_right.values[i] - x.values[i])) < Real("1e-40"));
     CHECK(r_slip.values != r_right.values);
+    // residual_forgotten: R is the attention output alone, R - X without the slip
+    const Matrix<Real>& r_alone = std::get<Matrix<Real>>(companion_answers("llama_block_tiny", "residual_forgotten").at("residual"));
+    for (std::size_t i = 0; i < x.values.size(); ++i)  // far inside the 6 decimals the exercise asks
+        CHECK(abs(r_alone.values[i] - (r_right.values[i] - x.values[i])) < Real("1e-9"));
 
     // 41 GiB for sequences of 10 GiB (MHA): 4 fit, a fifth only in part
     const Exercise& e = shipped_exercises().at("kv_cache_budget");
