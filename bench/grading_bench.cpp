@@ -10,7 +10,9 @@
 #include "checker/exercise/exercise_set.hpp"
 #include "checker/compile/compile.hpp"
 #include "checker/compile/compile_steps.hpp"
+#include "checker/course/mistake_programs.hpp"
 #include "checker/run/sandbox.hpp"
+#include "solutions/exercise.hpp"
 
 #include <fmt/format.h>
 
@@ -154,7 +156,7 @@ std::string personalise(const std::string& program, std::size_t k) {
 }
 
 struct Class {
-    std::size_t templates = 0, solved = 0, mixed = 0, hostile = 0, archives = 0;
+    std::size_t templates = 0, solved = 0, mixed = 0, hostile = 0, archives = 0, slips = 0;
     std::size_t habits[std::size(include_habits)] = {};  // students who wrote programs, by include habit (k % 5)
 };
 
@@ -162,12 +164,23 @@ void put(std::map<std::string, std::string>& files, const Exercise& e, std::stri
     files[nested ? e.source : e.file_name()] = std::move(text);
 }
 
+// Per exercise, the classic slips of tests/mistakes/ (the solved program with one mistake made).
+std::map<std::string, std::vector<std::string>> classic_slips(const fs::path& root) {
+    std::map<std::string, std::vector<std::string>> slips;
+    for (const MistakeProgram& m : mistake_programs(root))
+        if (m.file.extension() == ".slip") slips[m.exercise].push_back(slip_program_text(root, m.file));
+    return slips;
+}
+
 // Student i of the class writes their own text of every program (see personalise): 20% hand in
 // the untouched templates, 40% solve everything, 25% a mix of solved, templates and one wrong
-// program, 15% solve everything but one hostile program. Every tenth student hands in a .tar.gz.
-// Those who wrote programs each have their include habit (include_habit) in all of them.
+// program (for the even ones a classic slip of tests/mistakes/ where the exercise has one, which
+// the tutor names and confirms; otherwise plausible garbage), 15% solve everything but one hostile
+// program. Every tenth student hands in a .tar.gz. Those who wrote programs each have their
+// include habit (include_habit) in all of them.
 Class write_class(const fs::path& root, const ExerciseSet& set, const fs::path& dir, std::size_t n) {
     static const char* hostile[] = {"infinite_loop", "segfault", "output_flood", "memory_hog", "abort", "stack_overflow"};
+    const auto slips = classic_slips(root);
     Class c;
     fs::create_directories(dir);
     const auto& all = set.all();
@@ -184,7 +197,11 @@ Class write_class(const fs::path& root, const ExerciseSet& set, const fs::path& 
             const bool odd_one = x == i % all.size();
             if (kind < 4) put(files, e, templ, nested);
             else if (kind < 12) put(files, e, solved, nested);
-            else if (kind < 17) put(files, e, odd_one ? wrong_program(e, int(i)) : (x + i) % 2 ? solved : templ, nested);
+            else if (kind < 17 && odd_one && i % 2 == 0 && slips.count(e.id)) {
+                const auto& made = slips.at(e.id);
+                put(files, e, personalise(made[i / 2 % made.size()], i), nested);
+                ++c.slips;
+            } else if (kind < 17) put(files, e, odd_one ? wrong_program(e, int(i)) : (x + i) % 2 ? solved : templ, nested);
             else put(files, e, odd_one ? read_file(root / "tests/hostile" / (std::string(hostile[i % 6]) + ".cpp")) : solved, nested);
         }
         (kind < 4 ? c.templates : kind < 12 ? c.solved : kind < 17 ? c.mixed : c.hostile) += 1;
@@ -263,6 +280,18 @@ void print_figures(const char* title, const GradeReport& r) {
     if (r.graded > 0) fmt::print("  per program: compile median {:.3f} s, run median {:.1f} ms\n", m.compile, 1000 * m.run);
     fmt::print("  compile requests {}, from the cache {} ({:.0f}%); programs run {}\n", r.compiles, r.compile_hits,
                r.compiles ? 100.0 * double(r.compile_hits) / double(r.compiles) : 100.0, r.runs);
+}
+
+// With and without the tutor, side by side: the cold class's time, the grader's own work (the
+// diagnoses) and the programs run (the confirmations).
+void print_tutor(const GradeReport& bare, const GradeReport& tutored) {
+    double load[3] = {0, 0, 0};
+    ::getloadavg(load, 3);
+    const double ratio = bare.wall_seconds > 0 ? tutored.wall_seconds / bare.wall_seconds : 0.0;
+    fmt::print("the tutor, side by side (cold, each with an empty cache; load average {:.1f}): without {:.2f} s, with {:.2f} s: "
+               "{:.3f}x ({:+.1f}%); grader's own work {:.2f} s against {:.2f} s; programs run {} against {} (the confirmations)\n",
+               load[0], bare.wall_seconds, tutored.wall_seconds, ratio, 100 * (ratio - 1), bare.grader_seconds,
+               tutored.grader_seconds, bare.runs, tutored.runs);
 }
 
 // The goals of a class of 200 on two cores, each against what this run measured.
@@ -419,11 +448,25 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
     if (!as_json)
         fmt::print("grading {} synthetic students, each with their own text of every program they wrote (names, comments, "
                    "indentation, and an include habit the same in all of them: {}), with 2 jobs and variants: {} untouched "
-                   "templates, {} solved, {} mixed (with a wrong program), {} with one hostile program; {} as .tar.gz\n",
-                   n, habits.empty() ? "none wrote a program" : habits, c.templates, c.solved, c.mixed, c.hostile, c.archives);
+                   "templates, {} solved, {} mixed (with a wrong program: {} of them a classic slip), {} with one hostile program; "
+                   "{} as .tar.gz\n",
+                   n, habits.empty() ? "none wrote a program" : habits, c.templates, c.solved, c.mixed, c.slips, c.hostile, c.archives);
     std::fflush(stdout);
+    // The tutor's cost side by side: the same class cold without it (verdicts alone), then cold
+    // with it, each with its own empty cache and no reference run remembered.
+    GradeSettings bare_settings = settings;
+    bare_settings.tutor = false;
+    bare_settings.out = fs::path(base) / "grades-no-tutor";
+    forget_reference_runs();
+    const GradeReport bare = grade_class(set, {submissions}, bare_settings);
+    if (!as_json) print_figures("cold, no tutor    ", bare);
+    std::fflush(stdout);
+    forget_reference_runs();
     const GradeReport cold = grade_class(set, {submissions}, settings);
-    if (!as_json) print_figures("cold (empty cache)", cold);
+    if (!as_json) {
+        print_figures("cold (empty cache)", cold);
+        print_tutor(bare, cold);
+    }
     std::fflush(stdout);
     const GradeReport warm = grade_class(set, {submissions}, settings);
     if (!as_json) print_figures("warm (unchanged) ", warm);
@@ -440,6 +483,8 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
                                                   {"include_habits", habit_counts},
                                                   {"isolation", isolation_name(cold.isolation)},
                                                   {"cold", figures(cold)},
+                                                  {"cold_no_tutor", figures(bare)},
+                                                  {"tutor_ratio", bare.wall_seconds > 0 ? cold.wall_seconds / bare.wall_seconds : 0.0},
                                                   {"warm", figures(warm)},
                                                   {"same_scores", same},
                                                   {"solved_full_marks", full},

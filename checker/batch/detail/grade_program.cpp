@@ -82,7 +82,7 @@ ExerciseRecord ProgramGrader::grade(const Exercise& e, const std::string& studen
         ProgramToJudge judged{program->source.name, shown_as, seed ? variant_inputs(e, *seed) : e.inputs, seed, std::nullopt};
         judged.submitted = program;  // compiled as read, once (submission_file.hpp)
         const ExerciseResult result =
-            judge_program(e, judged, run_settings_, AnswerCompareOptions{settings_.reveal, settings_.follow_through});
+            judge_program(e, judged, run_settings_, AnswerCompareOptions{settings_.reveal, settings_.follow_through, settings_.tutor});
         {
             std::lock_guard lock(costs_mutex_);
             costs_ += result.cost;
