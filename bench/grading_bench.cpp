@@ -1,6 +1,6 @@
 // `blockcheck bench --grading [N]`: a synthetic class whose students each write their own text of
-// every program, graded twice with two jobs, cold (empty output and cache) and warm (nothing
-// changed): students per second, per-program compile and run medians, where the time went, the
+// every program, graded with two jobs cold without the tutor, cold with it (empty output and
+// cache each: the tutor's cost side by side) and warm (nothing changed): students per second, per-program compile and run medians, where the time went, the
 // cache hit rate, the goals for a class of 200, and one compile taken apart into its steps.
 #include "bench/grading_bench.hpp"
 
