@@ -3,6 +3,7 @@
 // cache each: the tutor's cost side by side) and warm (nothing changed): students per second, per-program compile and run medians, where the time went, the
 // cache hit rate, the goals for a class of 200, and one compile taken apart into its steps.
 #include "bench/grading_bench.hpp"
+#include "bench/grading_figures.hpp"
 
 #include "checker/batch/archive.hpp"
 #include "checker/batch/batch.hpp"
@@ -232,73 +233,11 @@ nlohmann::ordered_json include_habit_counts(const Class& c) {
     return counts;
 }
 
-// Per program, over the compiles that ran the compiler and the programs that ran.
-struct Medians {
-    double compile = 0, run = 0;
-};
-
-Medians medians(const GradeReport& r) {
-    std::vector<double> compiles, runs;
-    for (const StudentRecord& s : r.students)
-        for (const ExerciseRecord& e : s.exercises) {
-            if (!e.source.empty() && !e.compile_cached && e.compile_seconds > 0) compiles.push_back(e.compile_seconds);
-            if (e.run_seconds > 0) runs.push_back(e.run_seconds);
-        }
-    return {median_of(compiles), median_of(runs)};
-}
-
-nlohmann::ordered_json figures(const GradeReport& r) {
-    const double total = r.compile_seconds + r.run_seconds + r.grader_seconds;
-    const double students = static_cast<double>(r.students.size());
-    const Medians m = medians(r);
-    return {{"students", r.students.size()},
-            {"graded", r.graded},
-            {"reused", r.reused},
-            {"wall_seconds", r.wall_seconds},
-            {"students_per_second", r.wall_seconds > 0 ? students / r.wall_seconds : 0},
-            {"compile_seconds", r.compile_seconds},
-            {"run_seconds", r.run_seconds},
-            {"grader_seconds", r.grader_seconds},
-            {"grader_share", total > 0 ? r.grader_seconds / total : 0},
-            {"compile_median_seconds", m.compile},
-            {"run_median_seconds", m.run},
-            {"compile_requests", r.compiles},
-            {"compile_cache_hits", r.compile_hits},
-            {"compile_hit_rate", r.compiles ? double(r.compile_hits) / double(r.compiles) : 1.0},
-            {"programs_run", r.runs}};
-}
-
-void print_figures(const char* title, const GradeReport& r) {
-    const double total = r.compile_seconds + r.run_seconds + r.grader_seconds;
-    auto share = [&](double s) { return total > 0 ? 100 * s / total : 0.0; };
-    const Medians m = medians(r);
-    fmt::print("{}: {} students in {:.2f} s = {:.2f} students/s ({} graded, {} unchanged)\n", title, r.students.size(),
-               r.wall_seconds, r.wall_seconds > 0 ? double(r.students.size()) / r.wall_seconds : 0.0, r.graded, r.reused);
-    fmt::print("  worker time {:.1f} s: compile {:.1f} s ({:.0f}%), run {:.1f} s ({:.0f}%), grader's own work {:.2f} s ({:.1f}%)\n",
-               total, r.compile_seconds, share(r.compile_seconds), r.run_seconds, share(r.run_seconds), r.grader_seconds,
-               share(r.grader_seconds));
-    if (r.graded > 0) fmt::print("  per program: compile median {:.3f} s, run median {:.1f} ms\n", m.compile, 1000 * m.run);
-    fmt::print("  compile requests {}, from the cache {} ({:.0f}%); programs run {}\n", r.compiles, r.compile_hits,
-               r.compiles ? 100.0 * double(r.compile_hits) / double(r.compiles) : 100.0, r.runs);
-}
-
-// With and without the tutor, side by side: the cold class's time, the grader's own work (the
-// diagnoses) and the programs run (the confirmations).
-void print_tutor(const GradeReport& bare, const GradeReport& tutored) {
-    double load[3] = {0, 0, 0};
-    ::getloadavg(load, 3);
-    const double ratio = bare.wall_seconds > 0 ? tutored.wall_seconds / bare.wall_seconds : 0.0;
-    fmt::print("the tutor, side by side (cold, each with an empty cache; load average {:.1f}): without {:.2f} s, with {:.2f} s: "
-               "{:.3f}x ({:+.1f}%); grader's own work {:.2f} s against {:.2f} s; programs run {} against {} (the confirmations)\n",
-               load[0], bare.wall_seconds, tutored.wall_seconds, ratio, 100 * (ratio - 1), bare.grader_seconds,
-               tutored.grader_seconds, bare.runs, tutored.runs);
-}
-
 // The goals of a class of 200 on two cores, each against what this run measured.
 void print_goals(const GradeReport& cold, const GradeReport& warm) {
     const double n = static_cast<double>(cold.students.size());
     const double scale = n > 0 ? 200 / n : 0;
-    const Medians m = medians(cold);
+    const Medians m = class_medians(cold);
     auto mark = [](bool met) { return met ? "met" : "NOT met"; };
     fmt::print("goals (200 distinct students, 2 jobs):\n");
     fmt::print("  cold class under 180 s        {:8.1f} s for 200 (scaled from {} students)  {}\n", cold.wall_seconds * scale,
@@ -459,17 +398,17 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
     bare_settings.out = fs::path(base) / "grades-no-tutor";
     forget_reference_runs();
     const GradeReport bare = grade_class(set, {submissions}, bare_settings);
-    if (!as_json) print_figures("cold, no tutor    ", bare);
+    if (!as_json) print_class_figures("cold, no tutor    ", bare);
     std::fflush(stdout);
     forget_reference_runs();
     const GradeReport cold = grade_class(set, {submissions}, settings);
     if (!as_json) {
-        print_figures("cold (empty cache)", cold);
-        print_tutor(bare, cold);
+        print_class_figures("cold (empty cache)", cold);
+        print_tutor_side_by_side(bare, cold);
     }
     std::fflush(stdout);
     const GradeReport warm = grade_class(set, {submissions}, settings);
-    if (!as_json) print_figures("warm (unchanged) ", warm);
+    if (!as_json) print_class_figures("warm (unchanged) ", warm);
     bool same = cold.students.size() == warm.students.size();
     for (std::size_t i = 0; same && i < cold.students.size(); ++i) same = cold.students[i].score == warm.students[i].score;
     const bool full = solved_students_full(cold);
@@ -482,10 +421,10 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
         fmt::print("{}\n", nlohmann::ordered_json{{"students", n},
                                                   {"include_habits", habit_counts},
                                                   {"isolation", isolation_name(cold.isolation)},
-                                                  {"cold", figures(cold)},
-                                                  {"cold_no_tutor", figures(bare)},
+                                                  {"cold", class_figures(cold)},
+                                                  {"cold_no_tutor", class_figures(bare)},
                                                   {"tutor_ratio", bare.wall_seconds > 0 ? cold.wall_seconds / bare.wall_seconds : 0.0},
-                                                  {"warm", figures(warm)},
+                                                  {"warm", class_figures(warm)},
                                                   {"same_scores", same},
                                                   {"solved_full_marks", full},
                                                   {"compile_ways", {{"programs", ways.programs},
