@@ -1,7 +1,8 @@
 // `blockcheck bench --grading [N]`: a synthetic class whose students each write their own text of
 // every program, graded with two jobs cold without the tutor, cold with it (empty output and
-// cache each: the tutor's cost side by side) and warm (nothing changed): students per second, per-program compile and run medians, where the time went, the
-// cache hit rate, the goals for a class of 200, and one compile taken apart into its steps.
+// cache each: the tutor's cost side by side) and warm (nothing changed): students per second,
+// per-program compile and run medians, where the time went, the cache hit rate, the goals for a
+// class of 200, and one compile taken apart into its steps.
 #include "bench/grading_bench.hpp"
 #include "bench/grading_figures.hpp"
 
