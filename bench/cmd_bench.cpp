@@ -145,7 +145,7 @@ void add_bench_command(CLI::App& app, Context& context) {
     cmd->add_flag("--json", *as_json, "print the figures as JSON");
     CLI::Option* grading_option =
         cmd->add_option("--grading", *grading,
-                        "instead: batch grading of N synthetic submissions (default 200), cold then unchanged, with 2 jobs")
+                        "instead: batch grading of N synthetic submissions (default 200), cold without and with the tutor, then unchanged, with 2 jobs")
             ->expected(0, 1);
     auto real = std::make_shared<RealLayerBenchOptions>();
     CLI::Option* real_option = cmd->add_option("--real-layer", real->model,

@@ -1,8 +1,10 @@
 // `blockcheck bench --grading [N]`: a synthetic class whose students each write their own text of
-// every program, graded twice with two jobs, cold (empty output and cache) and warm (nothing
-// changed): students per second, per-program compile and run medians, where the time went, the
-// cache hit rate, the goals for a class of 200, and one compile taken apart into its steps.
+// every program, graded with two jobs cold without the tutor, cold with it (empty output and
+// cache each: the tutor's cost side by side) and warm (nothing changed): students per second,
+// per-program compile and run medians, where the time went, the cache hit rate, the goals for a
+// class of 200, and one compile taken apart into its steps.
 #include "bench/grading_bench.hpp"
+#include "bench/grading_figures.hpp"
 
 #include "checker/batch/archive.hpp"
 #include "checker/batch/batch.hpp"
@@ -10,7 +12,9 @@
 #include "checker/exercise/exercise_set.hpp"
 #include "checker/compile/compile.hpp"
 #include "checker/compile/compile_steps.hpp"
+#include "checker/course/mistake_programs.hpp"
 #include "checker/run/sandbox.hpp"
+#include "solutions/exercise.hpp"
 
 #include <fmt/format.h>
 
@@ -154,7 +158,7 @@ std::string personalise(const std::string& program, std::size_t k) {
 }
 
 struct Class {
-    std::size_t templates = 0, solved = 0, mixed = 0, hostile = 0, archives = 0;
+    std::size_t templates = 0, solved = 0, mixed = 0, hostile = 0, archives = 0, slips = 0;
     std::size_t habits[std::size(include_habits)] = {};  // students who wrote programs, by include habit (k % 5)
 };
 
@@ -162,12 +166,23 @@ void put(std::map<std::string, std::string>& files, const Exercise& e, std::stri
     files[nested ? e.source : e.file_name()] = std::move(text);
 }
 
+// Per exercise, the classic slips of tests/mistakes/ (the solved program with one mistake made).
+std::map<std::string, std::vector<std::string>> classic_slips(const fs::path& root) {
+    std::map<std::string, std::vector<std::string>> slips;
+    for (const MistakeProgram& m : mistake_programs(root))
+        if (m.file.extension() == ".slip") slips[m.exercise].push_back(slip_program_text(root, m.file));
+    return slips;
+}
+
 // Student i of the class writes their own text of every program (see personalise): 20% hand in
 // the untouched templates, 40% solve everything, 25% a mix of solved, templates and one wrong
-// program, 15% solve everything but one hostile program. Every tenth student hands in a .tar.gz.
-// Those who wrote programs each have their include habit (include_habit) in all of them.
+// program (for the even ones a classic slip of tests/mistakes/ where the exercise has one, which
+// the tutor names and confirms; otherwise plausible garbage), 15% solve everything but one hostile
+// program. Every tenth student hands in a .tar.gz. Those who wrote programs each have their
+// include habit (include_habit) in all of them.
 Class write_class(const fs::path& root, const ExerciseSet& set, const fs::path& dir, std::size_t n) {
     static const char* hostile[] = {"infinite_loop", "segfault", "output_flood", "memory_hog", "abort", "stack_overflow"};
+    const auto slips = classic_slips(root);
     Class c;
     fs::create_directories(dir);
     const auto& all = set.all();
@@ -184,7 +199,11 @@ Class write_class(const fs::path& root, const ExerciseSet& set, const fs::path& 
             const bool odd_one = x == i % all.size();
             if (kind < 4) put(files, e, templ, nested);
             else if (kind < 12) put(files, e, solved, nested);
-            else if (kind < 17) put(files, e, odd_one ? wrong_program(e, int(i)) : (x + i) % 2 ? solved : templ, nested);
+            else if (kind < 17 && odd_one && i % 2 == 0 && slips.count(e.id)) {
+                const auto& made = slips.at(e.id);
+                put(files, e, personalise(made[i / 2 % made.size()], i), nested);
+                ++c.slips;
+            } else if (kind < 17) put(files, e, odd_one ? wrong_program(e, int(i)) : (x + i) % 2 ? solved : templ, nested);
             else put(files, e, odd_one ? read_file(root / "tests/hostile" / (std::string(hostile[i % 6]) + ".cpp")) : solved, nested);
         }
         (kind < 4 ? c.templates : kind < 12 ? c.solved : kind < 17 ? c.mixed : c.hostile) += 1;
@@ -215,61 +234,11 @@ nlohmann::ordered_json include_habit_counts(const Class& c) {
     return counts;
 }
 
-// Per program, over the compiles that ran the compiler and the programs that ran.
-struct Medians {
-    double compile = 0, run = 0;
-};
-
-Medians medians(const GradeReport& r) {
-    std::vector<double> compiles, runs;
-    for (const StudentRecord& s : r.students)
-        for (const ExerciseRecord& e : s.exercises) {
-            if (!e.source.empty() && !e.compile_cached && e.compile_seconds > 0) compiles.push_back(e.compile_seconds);
-            if (e.run_seconds > 0) runs.push_back(e.run_seconds);
-        }
-    return {median_of(compiles), median_of(runs)};
-}
-
-nlohmann::ordered_json figures(const GradeReport& r) {
-    const double total = r.compile_seconds + r.run_seconds + r.grader_seconds;
-    const double students = static_cast<double>(r.students.size());
-    const Medians m = medians(r);
-    return {{"students", r.students.size()},
-            {"graded", r.graded},
-            {"reused", r.reused},
-            {"wall_seconds", r.wall_seconds},
-            {"students_per_second", r.wall_seconds > 0 ? students / r.wall_seconds : 0},
-            {"compile_seconds", r.compile_seconds},
-            {"run_seconds", r.run_seconds},
-            {"grader_seconds", r.grader_seconds},
-            {"grader_share", total > 0 ? r.grader_seconds / total : 0},
-            {"compile_median_seconds", m.compile},
-            {"run_median_seconds", m.run},
-            {"compile_requests", r.compiles},
-            {"compile_cache_hits", r.compile_hits},
-            {"compile_hit_rate", r.compiles ? double(r.compile_hits) / double(r.compiles) : 1.0},
-            {"programs_run", r.runs}};
-}
-
-void print_figures(const char* title, const GradeReport& r) {
-    const double total = r.compile_seconds + r.run_seconds + r.grader_seconds;
-    auto share = [&](double s) { return total > 0 ? 100 * s / total : 0.0; };
-    const Medians m = medians(r);
-    fmt::print("{}: {} students in {:.2f} s = {:.2f} students/s ({} graded, {} unchanged)\n", title, r.students.size(),
-               r.wall_seconds, r.wall_seconds > 0 ? double(r.students.size()) / r.wall_seconds : 0.0, r.graded, r.reused);
-    fmt::print("  worker time {:.1f} s: compile {:.1f} s ({:.0f}%), run {:.1f} s ({:.0f}%), grader's own work {:.2f} s ({:.1f}%)\n",
-               total, r.compile_seconds, share(r.compile_seconds), r.run_seconds, share(r.run_seconds), r.grader_seconds,
-               share(r.grader_seconds));
-    if (r.graded > 0) fmt::print("  per program: compile median {:.3f} s, run median {:.1f} ms\n", m.compile, 1000 * m.run);
-    fmt::print("  compile requests {}, from the cache {} ({:.0f}%); programs run {}\n", r.compiles, r.compile_hits,
-               r.compiles ? 100.0 * double(r.compile_hits) / double(r.compiles) : 100.0, r.runs);
-}
-
 // The goals of a class of 200 on two cores, each against what this run measured.
 void print_goals(const GradeReport& cold, const GradeReport& warm) {
     const double n = static_cast<double>(cold.students.size());
     const double scale = n > 0 ? 200 / n : 0;
-    const Medians m = medians(cold);
+    const Medians m = class_medians(cold);
     auto mark = [](bool met) { return met ? "met" : "NOT met"; };
     fmt::print("goals (200 distinct students, 2 jobs):\n");
     fmt::print("  cold class under 180 s        {:8.1f} s for 200 (scaled from {} students)  {}\n", cold.wall_seconds * scale,
@@ -419,14 +388,28 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
     if (!as_json)
         fmt::print("grading {} synthetic students, each with their own text of every program they wrote (names, comments, "
                    "indentation, and an include habit the same in all of them: {}), with 2 jobs and variants: {} untouched "
-                   "templates, {} solved, {} mixed (with a wrong program), {} with one hostile program; {} as .tar.gz\n",
-                   n, habits.empty() ? "none wrote a program" : habits, c.templates, c.solved, c.mixed, c.hostile, c.archives);
+                   "templates, {} solved, {} mixed (with a wrong program: {} of them a classic slip), {} with one hostile program; "
+                   "{} as .tar.gz\n",
+                   n, habits.empty() ? "none wrote a program" : habits, c.templates, c.solved, c.mixed, c.slips, c.hostile, c.archives);
     std::fflush(stdout);
+    // The tutor's cost side by side: the same class cold without it (verdicts alone), then cold
+    // with it, each with its own empty cache and no reference run remembered.
+    GradeSettings bare_settings = settings;
+    bare_settings.tutor = false;
+    bare_settings.out = fs::path(base) / "grades-no-tutor";
+    forget_reference_runs();
+    const GradeReport bare = grade_class(set, {submissions}, bare_settings);
+    if (!as_json) print_class_figures("cold, no tutor    ", bare);
+    std::fflush(stdout);
+    forget_reference_runs();
     const GradeReport cold = grade_class(set, {submissions}, settings);
-    if (!as_json) print_figures("cold (empty cache)", cold);
+    if (!as_json) {
+        print_class_figures("cold (empty cache)", cold);
+        print_tutor_side_by_side(bare, cold);
+    }
     std::fflush(stdout);
     const GradeReport warm = grade_class(set, {submissions}, settings);
-    if (!as_json) print_figures("warm (unchanged) ", warm);
+    if (!as_json) print_class_figures("warm (unchanged) ", warm);
     bool same = cold.students.size() == warm.students.size();
     for (std::size_t i = 0; same && i < cold.students.size(); ++i) same = cold.students[i].score == warm.students[i].score;
     const bool full = solved_students_full(cold);
@@ -439,8 +422,10 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
         fmt::print("{}\n", nlohmann::ordered_json{{"students", n},
                                                   {"include_habits", habit_counts},
                                                   {"isolation", isolation_name(cold.isolation)},
-                                                  {"cold", figures(cold)},
-                                                  {"warm", figures(warm)},
+                                                  {"cold", class_figures(cold)},
+                                                  {"cold_no_tutor", class_figures(bare)},
+                                                  {"tutor_ratio", bare.wall_seconds > 0 ? cold.wall_seconds / bare.wall_seconds : 0.0},
+                                                  {"warm", class_figures(warm)},
                                                   {"same_scores", same},
                                                   {"solved_full_marks", full},
                                                   {"compile_ways", {{"programs", ways.programs},

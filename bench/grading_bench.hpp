@@ -10,7 +10,8 @@
 namespace blockcheck {
 
 // N synthetic submissions graded through grade_class (the entry `blockcheck grade` uses) with two
-// jobs, cold, then again unchanged; prints submissions per second, where the time went and the
+// jobs, cold without the tutor and cold with it (side by side: the tutor's cost), then again
+// unchanged; prints submissions per second, where the time went and the
 // cache hit rate, then one compile's steps side by side (compile_steps.hpp; JSON with `as_json`). Returns 0 when the warm scores equal the cold ones and
 // every solved student has full marks, else 1.
 int grading_bench(const std::filesystem::path& root, std::size_t students, bool as_json, Lang lang);

@@ -180,6 +180,10 @@ const std::map<std::string, ReferenceSolution>& reference_solutions();
 // each case (and each mistake below), then remembered. Throws as the reference does.
 Values reference_answers(const std::string& id, const Values& inputs);
 
+// Forgets every run this process remembered, so that a benchmark's second cold run computes as
+// much as its first (bench --grading, with and without the tutor).
+void forget_reference_runs();
+
 // What a set of inputs gives: the expected answers and, for each mistake that changes
 // anything, the answers the block gives with that one mistake made. Plain values, so that
 // they can be stored as data as well as computed.

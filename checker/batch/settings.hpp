@@ -25,6 +25,7 @@ struct GradeSettings {
     bool variants = false;              // per-student inputs, seeded by variant_seed(student, exercise)
     bool reveal = false;                // expected values in the messages of wrong answers
     bool follow_through = false;        // credit steps that follow from a student's own earlier values
+    bool tutor = true;                  // diagnoses and their confirmation (AnswerCompareOptions::tutor)
     bool regrade = false;               // ignore the results of earlier runs
     bool accept_near_names = false;     // grade a misnamed file as the exercise it is nearest (discovery.hpp)
     bool write_gradescope = true;       // gradescope/<student>.json next to results/

@@ -84,6 +84,9 @@ struct AnswerCompareOptions {
     // credit a step computed correctly from the student's own wrong earlier values (its
     // follow_through score; reported always, given only when asked: `grade --follow-through`)
     bool follow_through = false;
+    // the tutor: a wrong part's diagnosis (mistakes, steps, properties) and the confirmation of a
+    // named mistake on other inputs; off, verdicts alone (bench --grading measures what it costs)
+    bool tutor = true;
 };
 
 // Grades one part; `given` is nullptr when the output has no line for it.

@@ -231,7 +231,7 @@ ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, s
             r.parts.push_back(grade_part(spec, given == parsed.answers.end() ? nullptr : &given->second, want->second, options));
         }
     }
-    diagnose(exercise, inputs, parsed, expected, r.parts);
+    if (options.tutor) diagnose(exercise, inputs, parsed, expected, r.parts);
     if (options.follow_through)
         for (PartResult& p : r.parts)
             if (p.follow_through) p.score = *p.follow_through;

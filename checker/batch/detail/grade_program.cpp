@@ -109,7 +109,7 @@ ExerciseRecord ProgramGrader::grade(const Exercise& e, const std::string& studen
         if (settings_.variants) seed = student_variant_seed(e, student);  // its own probe: no other
         ProgramToJudge judged{program->source.name, shown_as, seed ? variant_inputs(e, *seed) : e.inputs, seed, std::nullopt};
         judged.submitted = program;  // compiled as read, once (submission_file.hpp)
-        const AnswerCompareOptions compare{settings_.reveal, settings_.follow_through};
+        const AnswerCompareOptions compare{settings_.reveal, settings_.follow_through, settings_.tutor};
         const ExerciseResult result = judge_program(e, judged, run_settings_, compare);
         ProgramCosts cost = result.cost;
         ExerciseRecord record = to_record(result, lang);

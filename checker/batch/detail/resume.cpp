@@ -53,8 +53,9 @@ Digest run_fingerprint(const ExerciseSet& set, const GradeSettings& s, Isolation
     h = hash_limits(h, s.run_limits);
     h = hash_limits(h, s.compile_limits);
     h = hash_field(h, isolation_name(isolation));
-    h = hash_field(h, fmt::format("{}|{}|{}|{}{}", s.variants, s.reveal, s.lang == Lang::zh ? "zh" : "en",
-                                  s.accept_near_names, s.follow_through ? "|follow-through" : ""));
+    h = hash_field(h, fmt::format("{}|{}|{}|{}{}{}", s.variants, s.reveal, s.lang == Lang::zh ? "zh" : "en",
+                                  s.accept_near_names, s.follow_through ? "|follow-through" : "",
+                                  s.tutor ? "" : "|no-tutor"));
     return h;
 }
 
