@@ -234,8 +234,8 @@ void print_tried(const MistakeSearch& search, Lang lang) {
                    joined_keys(search.not_made));
     if (!search.over_budget.empty())
         fmt::print("  {}\n    {}\n",
-                   tr_format(lang, "not tried: the search's {s:.0f} s ran out first (--search-mistakes tries them all):",
-                             "未尝试：搜索的 {s:.0f} 秒时间先用完了（加 --search-mistakes 可全部尝试）：",
+                   tr_format(lang, "not tried: the search's {s:g} s ran out first (--search-mistakes tries them all):",
+                             "未尝试：搜索的 {s:g} 秒时间先用完了（加 --search-mistakes 可全部尝试）：",
                              fmt::arg("s", search.budget_seconds)),
                    joined_keys(search.over_budget));
 }
@@ -250,12 +250,17 @@ void print_mistakes(const MistakeSearch& search, bool within, Lang lang) {
                                      "与参考值在此改动下吻合：{changes}（{id}；{stage} 处范数相对误差 {eps:.3g} eps）",
                                      fmt::arg("changes", m.mistake.changes().in(lang)), fmt::arg("id", m.mistake.key()),
                                      fmt::arg("eps", m.normwise_eps), fmt::arg("stage", m.stage)));
-    if (!within && search.named.empty())
+    if (!within && search.named.empty() && search.over_budget.empty())
         fmt::print("{}\n", tr_format(lang,
                                      "no porting mistake of the catalogue explains it ({n} tried): look where the "
                                      "error first jumps",
                                      "目录中没有哪个移植错误能解释它（试了 {n} 个）：请查看误差首先跃升之处",
                                      fmt::arg("n", search.tried.size())));
+    else if (!within && search.named.empty())
+        fmt::print("{}\n", tr_format(lang,
+                                     "none of the {n} porting mistakes tried explains it; {left} were not tried (below)",
+                                     "试过的 {n} 个移植错误都不能解释它；另有 {left} 个未尝试（见下）",
+                                     fmt::arg("n", search.tried.size()), fmt::arg("left", search.over_budget.size())));
     if (!search.not_visible.empty()) {
         fmt::print("{}\n", tr(lang, "not visible on this case (it cannot show them, whatever the implementation does):",
                               "在这个用例上看不出的错误（无论实现如何，它都无法显示）："));
@@ -334,15 +339,15 @@ Trace<Mpfr50> trace_at_50(const Trace<T>& trace) {
 // The search on a checkpoint's layer: each mistake's run reuses every product of the reference's
 // run whose input it leaves unchanged (the memo), and stops once its stages have decided.
 template <class T>
-MistakeSearch search_layer(const CompareOptions& o, const LayerRun<T>& run, ProductMemo<T>& memo,
+MistakeSearch search_layer(const CompareOptions& o, const LayerRun<T>& layer, ProductMemo<T>& memo,
                            const BlockConfig<Mpfr50>& config, const Trace<Mpfr50>& given,
                            const Trace<Mpfr50>& reference, Lang lang) {
-    const auto weights = remembered(run.layer.weights, memo);
+    const auto weights = remembered(layer.layer.weights, memo);
     const auto start = std::chrono::steady_clock::now();
     std::size_t begun = 0;
-    const MistakeRun run_with = [&](const PortingMistake& mistake, StageJudge& judge) {
-        BlockConfig<T> changed = run.layer.config;
-        if (!make_porting_mistake(changed, mistake.key())) return false;
+    const auto run = [&](const PortingMistake& mistake, StageJudge& judge) {
+        BlockConfig<T> changed = layer.layer.config;
+        make_porting_mistake(changed, mistake.key());
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (seconds > 2)
             fmt::print(stderr, "{}\n", tr_format(lang, "compare: porting mistake {k} of {n} ({id}), {s:.0f} s",
@@ -351,12 +356,13 @@ MistakeSearch search_layer(const CompareOptions& o, const LayerRun<T>& run, Prod
                                                  fmt::arg("id", mistake.key()), fmt::arg("s", seconds)));
         ++begun;
         return run_judged<T>(judge, [&](Trace<T>& trace) {
-            KvCache<T> cache = run.cached;
-            block_step(changed, weights, run.input, std::span<const long>(run.positions), cache, &trace);
+            KvCache<T> cache = layer.cached;
+            block_step(changed, weights, layer.input, std::span<const long>(layer.positions), cache, &trace);
         });
     };
     const std::optional<double> budget = o.search_mistakes ? std::nullopt : std::optional(o.search_budget);
-    return search_porting_mistakes(run_with, config, run.cached.size() + run.input.rows, given, reference,
+    return search_porting_mistakes({made_on(layer.layer.config), run}, config, layer.cached.size() + layer.input.rows,
+                                   given, reference,
                                    dtype_named(o.dtype), o.rtol, o.atol, budget);
 }
 

@@ -7,6 +7,7 @@
 #include "checker/block/block_case.hpp"
 #include "checker/block/error_report.hpp"
 #include "checker/exercise/mistake_catalogue.hpp"
+#include "solutions/block/block_mistakes.hpp"
 
 #include <functional>
 #include <optional>
@@ -76,9 +77,23 @@ private:
     double normwise_eps_ = 0;
 };
 
-// Runs the block with `mistake` made, handing each stage it records to `judge` (and stopping when
-// the judge has seen enough); false when the mistake cannot be made on this block.
-using MistakeRun = std::function<bool(const PortingMistake& mistake, StageJudge& judge)>;
+// How the search runs a block with a mistake made: `made` says whether the mistake's switch changes
+// anything in this block's configuration; `run` runs it, handing each stage it records to the
+// judge (and stopping when the judge has seen enough), false when the block refuses the input
+// with the mistake made.
+struct MistakeRun {
+    std::function<bool(const PortingMistake& mistake)> made;
+    std::function<bool(const PortingMistake& mistake, StageJudge& judge)> run;
+};
+
+// `made` for a block of configuration `config`: its porting-mistake switch makes the mistake.
+template <class T>
+std::function<bool(const PortingMistake&)> made_on(const BlockConfig<T>& config) {
+    return [config](const PortingMistake& mistake) {
+        BlockConfig<T> changed = config;
+        return make_porting_mistake(changed, mistake.key());
+    };
+}
 
 // The search over any block (a case, a checkpoint's layer): `run_with` runs it with a mistake
 // made; `keys` is the number of positions each query can see at most. Mistakes are named only

@@ -1,7 +1,5 @@
 #include "checker/block/mistake_match.hpp"
 
-#include "solutions/block/block_mistakes.hpp"
-
 #include <fmt/format.h>
 
 #include <chrono>
@@ -79,13 +77,17 @@ MistakeSearch search_porting_mistakes(const MistakeRun& run_with, const BlockCon
 
     MistakeSearch search;
     for (const PortingMistake& mistake : porting_mistakes()) {
+        if (!run_with.made(mistake)) {
+            search.not_made.push_back(mistake);
+            continue;
+        }
         if (budget_seconds && seconds() > *budget_seconds) {
             search.over_budget.push_back(mistake);
             search.budget_seconds = *budget_seconds;
             continue;
         }
         StageJudge judge(given, reference, config, keys, dtype, rtol, atol, first_name);
-        if (!run_with(mistake, judge)) {
+        if (!run_with.run(mistake, judge)) {
             search.not_made.push_back(mistake);
             continue;
         }
@@ -99,11 +101,13 @@ MistakeSearch search_porting_mistakes(const MistakeRun& run_with, const BlockCon
 MistakeSearch search_porting_mistakes(const BlockCase<Mpfr50>& bc, const Trace<Mpfr50>& given,
                                       const Trace<Mpfr50>& reference, DType dtype, std::optional<double> rtol,
                                       std::optional<double> atol) {
-    const MistakeRun run_with = [&bc](const PortingMistake& mistake, StageJudge& judge) {
-        BlockCase<Mpfr50> changed = bc;
-        if (!make_porting_mistake(changed.config, mistake.key())) return false;
-        return run_judged<Mpfr50>(judge, [&](Trace<Mpfr50>& trace) { block_case_forward(changed, &trace); });
-    };
+    const MistakeRun run_with{made_on(bc.config), [&bc](const PortingMistake& mistake, StageJudge& judge) {
+                                  BlockCase<Mpfr50> changed = bc;
+                                  make_porting_mistake(changed.config, mistake.key());
+                                  return run_judged<Mpfr50>(judge, [&](Trace<Mpfr50>& trace) {
+                                      block_case_forward(changed, &trace);
+                                  });
+                              }};
     return search_porting_mistakes(run_with, bc.config, bc.cached.size() + bc.input.rows, given, reference, dtype, rtol,
                                    atol);
 }

@@ -167,8 +167,20 @@ TEST_CASE("a search over its budget lists the mistakes it did not try") {
     const Json report = compare_json(checkpoint, port_output(checkpoint, "no_attention_scale", DType::float64),
                                      {"--search-budget", "0"});
     CHECK(report["mistakes_tried"] == 0);
-    CHECK(report["mistakes_over_budget"].size() == porting_mistakes().size());
+    // the rope_type members have nothing to change here (no rope_scaling): not made, budget or not
+    CHECK(report["mistakes_not_made"].size() == 4);
+    CHECK(report["mistakes_over_budget"].size() + 4 == porting_mistakes().size());
     CHECK(report["named_mistakes"].empty());
+    write_npy(checkpoint.dir.path / "port.npy", port_output(checkpoint, "no_attention_scale", DType::float64));
+    const std::filesystem::path text = checkpoint.dir.path / "compare.txt";
+    run_blockcheck({"compare", "--model", checkpoint.dir.path.string(), "--layer", "1", "--input",
+                    (checkpoint.dir.path / "hidden.npy").string(), (checkpoint.dir.path / "port.npy").string(),
+                    "--search-budget", "0"},
+                   text);
+    CHECK(text_of(text).find("none of the 0 porting mistakes tried explains it; 29 were not tried (below)") !=
+          std::string::npos);
+    CHECK(text_of(text).find("not tried: the search's 0 s ran out first (--search-mistakes tries them all):\n"
+                             "    position_off_by_one, rope_on_v, eps_outside_sqrt,") != std::string::npos);
 }
 
 TEST_CASE("the rows' position_ids and the cached keys and values are read from .npy, and refused by name") {
