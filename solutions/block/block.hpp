@@ -9,8 +9,8 @@
 
 #include <array>
 #include <functional>
-#include <numeric>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -47,7 +47,7 @@ struct BlockConfig {
     bool scale_scores_twice = false;  // true: scores divided by sqrt(d) twice (attention_scale_twice)
     bool swap_gate_up = false;        // true: W_up read as the gate, W_gate as up (gate_up_swapped)
     bool transpose_square_weights = false;  // true: square weights used as stored [out, in] (transposed_weights)
-    unsigned weights_in_other_order = 0;    // bit i: weight i of block_weight_names read in the other order (weight_other_order)
+    unsigned weights_in_other_order = 0;    // bit i: block_weight_names[i] read in the other order (weight_other_order)
     GateActivation gate_activation = GateActivation::silu;  // gelu: GELU for SiLU (gelu_for_silu)
     bool clockwise = false;           // true: RoPE turns the other way, the sine's sign flipped (clockwise_rotation)
 
