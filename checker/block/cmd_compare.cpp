@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cmath>
 
 namespace blockcheck {
@@ -28,6 +29,7 @@ struct CompareOptions {
     LayerInput input;
     std::string precision = "dd";  // of the reference on --model
     bool search_mistakes = false;  // run the mistake search whatever it costs
+    double search_budget = 120;    // else begin no mistake after this many seconds of search
     std::string dtype = "float64";
     std::optional<double> rtol, atol;
     std::optional<std::string> layout;  // the pair layout of the submission's Q/K stages; found when absent
@@ -195,13 +197,47 @@ void print_stages(const std::vector<StageErrors>& stages, DType dtype, Lang lang
         fmt::print("{}\n", tr(lang, "every stage is within its tolerance", "每个阶段都在容差之内"));
 }
 
+Json mistake_keys(const std::vector<PortingMistake>& mistakes) {
+    Json keys = Json::array();
+    for (const PortingMistake& m : mistakes) keys.push_back(m.key());
+    return keys;
+}
+
 Json mistakes_json(const MistakeSearch& search) {
-    Json j = {{"named_mistakes", Json::array()}, {"mistakes_not_visible", Json::array()}, {"mistakes_tried", search.tried}};
+    Json j = {{"named_mistakes", Json::array()},
+              {"mistakes_not_visible", Json::array()},
+              {"mistakes_tried", search.tried.size()},
+              {"mistakes_tried_ids", mistake_keys(search.tried)},
+              {"mistakes_not_made", mistake_keys(search.not_made)},
+              {"mistakes_over_budget", mistake_keys(search.over_budget)}};
     for (const NamedMistake& m : search.named)
-        j["named_mistakes"].push_back({{"id", m.mistake->id}, {"stage", m.stage}, {"normwise_error_eps", m.normwise_eps}});
-    for (const MistakeEntry* m : search.not_visible)
-        j["mistakes_not_visible"].push_back({{"id", m->id}, {"shown_by", m->shown_by.en}});
+        j["named_mistakes"].push_back({{"id", m.mistake.key()}, {"stage", m.stage}, {"normwise_error_eps", m.normwise_eps}});
+    for (const PortingMistake& m : search.not_visible)
+        j["mistakes_not_visible"].push_back({{"id", m.key()}, {"shown_by", m.shown_by().en}});
     return j;
+}
+
+std::string joined_keys(const std::vector<PortingMistake>& mistakes) {
+    std::string keys;
+    for (const PortingMistake& m : mistakes) keys += (keys.empty() ? "" : ", ") + m.key();
+    return keys;
+}
+
+// Which mistakes were tried and which were not, and why not.
+void print_tried(const MistakeSearch& search, Lang lang) {
+    fmt::print("{}\n", tr_format(lang, "porting mistakes tried: {n} of {all}", "试过的移植错误：{all} 个中的 {n} 个",
+                                 fmt::arg("n", search.tried.size()), fmt::arg("all", porting_mistakes().size())));
+    if (!search.not_made.empty())
+        fmt::print("  {}\n    {}\n",
+                   tr(lang, "not made: what they change is not in this block (no such rope_scaling, ...):",
+                      "未制造：它们改动的东西不在这个块里（没有相应的 rope_scaling 等）："),
+                   joined_keys(search.not_made));
+    if (!search.over_budget.empty())
+        fmt::print("  {}\n    {}\n",
+                   tr_format(lang, "not tried: the search's {s:g} s ran out first (--search-mistakes tries them all):",
+                             "未尝试：搜索的 {s:g} 秒时间先用完了（加 --search-mistakes 可全部尝试）：",
+                             fmt::arg("s", search.budget_seconds)),
+                   joined_keys(search.over_budget));
 }
 
 void print_mistakes(const MistakeSearch& search, bool within, Lang lang) {
@@ -212,20 +248,27 @@ void print_mistakes(const MistakeSearch& search, bool within, Lang lang) {
     for (const NamedMistake& m : search.named)
         fmt::print("{}\n", tr_format(lang, "matches the reference with {changes} ({id}; norm-wise {eps:.3g} eps at {stage})",
                                      "与参考值在此改动下吻合：{changes}（{id}；{stage} 处范数相对误差 {eps:.3g} eps）",
-                                     fmt::arg("changes", m.mistake->changes.in(lang)), fmt::arg("id", m.mistake->id),
+                                     fmt::arg("changes", m.mistake.changes().in(lang)), fmt::arg("id", m.mistake.key()),
                                      fmt::arg("eps", m.normwise_eps), fmt::arg("stage", m.stage)));
-    if (!within && search.named.empty())
+    if (!within && search.named.empty() && search.over_budget.empty())
         fmt::print("{}\n", tr_format(lang,
                                      "no porting mistake of the catalogue explains it ({n} tried): look where the "
                                      "error first jumps",
                                      "目录中没有哪个移植错误能解释它（试了 {n} 个）：请查看误差首先跃升之处",
-                                     fmt::arg("n", search.tried)));
-    if (search.not_visible.empty()) return;
-    fmt::print("{}\n", tr(lang, "not visible on this case (it cannot show them, whatever the implementation does):",
-                          "在这个用例上看不出的错误（无论实现如何，它都无法显示）："));
-    for (const MistakeEntry* m : search.not_visible)
-        fmt::print("  {}: {}\n    {} {}\n", m->id, m->changes.in(lang), tr(lang, "shown by", "可显示它的用例："),
-                   m->shown_by.in(lang));
+                                     fmt::arg("n", search.tried.size())));
+    else if (!within && search.named.empty())
+        fmt::print("{}\n", tr_format(lang,
+                                     "none of the {n} porting mistakes tried explains it; {left} were not tried (below)",
+                                     "试过的 {n} 个移植错误都不能解释它；另有 {left} 个未尝试（见下）",
+                                     fmt::arg("n", search.tried.size()), fmt::arg("left", search.over_budget.size())));
+    if (!search.not_visible.empty()) {
+        fmt::print("{}\n", tr(lang, "not visible on this case (it cannot show them, whatever the implementation does):",
+                              "在这个用例上看不出的错误（无论实现如何，它都无法显示）："));
+        for (const PortingMistake& m : search.not_visible)
+            fmt::print("  {}: {}\n    {} {}\n", m.key(), m.changes().in(lang), tr(lang, "shown by", "可显示它的用例："),
+                       m.shown_by().in(lang));
+    }
+    if (!search.not_made.empty() || !search.over_budget.empty()) print_tried(search, lang);
 }
 
 // Prints (or writes as JSON) the comparison against `against` (the case or the layer).
@@ -293,57 +336,50 @@ Trace<Mpfr50> trace_at_50(const Trace<T>& trace) {
     return wide;
 }
 
-// The layer's trace with `mistake` made; nullopt when it cannot be made on this input.
+// The search on a checkpoint's layer: each mistake's run reuses every product of the reference's
+// run whose input it leaves unchanged (the memo), and stops once its stages have decided.
 template <class T>
-std::optional<Trace<Mpfr50>> layer_trace_with(const LayerRun<T>& run, long start, const MistakeEntry& mistake) {
-    BlockConfig<T> changed = run.layer.config;
-    if (!make_porting_mistake(changed, mistake.id))
-        throw std::logic_error("data/mistakes.json: " + mistake.id + " is not made by solutions/block/block_mistakes.hpp");
-    Trace<T> trace;
-    KvCache<T> cache;
-    try {
-        block_step(changed, run.layer.weights, run.input, start, cache, &trace);
-    } catch (const std::domain_error&) {
-        return std::nullopt;
-    } catch (const std::invalid_argument&) {
-        return std::nullopt;
-    }
-    return trace_at_50(trace);
+MistakeSearch search_layer(const CompareOptions& o, const LayerRun<T>& layer, ProductMemo<T>& memo,
+                           const BlockConfig<Mpfr50>& config, const Trace<Mpfr50>& given,
+                           const Trace<Mpfr50>& reference, Lang lang) {
+    const auto weights = remembered(layer.layer.weights, memo);
+    const auto start = std::chrono::steady_clock::now();
+    std::size_t begun = 0;
+    const auto run = [&](const PortingMistake& mistake, StageJudge& judge) {
+        BlockConfig<T> changed = layer.layer.config;
+        make_porting_mistake(changed, mistake.key());
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (seconds > 2)
+            fmt::print(stderr, "{}\n", tr_format(lang, "compare: porting mistake {k} of {n} ({id}), {s:.0f} s",
+                                                 "compare：移植错误 {n} 个中的第 {k} 个（{id}），{s:.0f} 秒",
+                                                 fmt::arg("k", begun + 1), fmt::arg("n", porting_mistakes().size()),
+                                                 fmt::arg("id", mistake.key()), fmt::arg("s", seconds)));
+        ++begun;
+        return run_judged<T>(judge, [&](Trace<T>& trace) {
+            KvCache<T> cache = layer.cached;
+            block_step(changed, weights, layer.input, std::span<const long>(layer.positions), cache, &trace);
+        });
+    };
+    const std::optional<double> budget = o.search_mistakes ? std::nullopt : std::optional(o.search_budget);
+    return search_porting_mistakes({made_on(layer.layer.config), run}, config, layer.cached.size() + layer.input.rows,
+                                   given, reference,
+                                   dtype_named(o.dtype), o.rtol, o.atol, budget);
 }
-
-// Mistake searches longer than this (the layer's forward time, once a mistake) are run only on
-// --search-mistakes.
-constexpr double mistake_search_budget_seconds = 120;
 
 template <class T>
 int compare_model_at(const CompareOptions& o, Lang lang) {
     const DType dtype = dtype_named(o.dtype);
     ModelFolder folder(o.model);
-    const LayerRun<T> run = run_model_layer<T>(folder, o.layer, o.input, "compare");
-    fmt::print(stderr, "compare: {}\n",
-               precision_statement(o.precision, o.input.start_position + static_cast<long>(run.input.rows) - 1, lang));
+    ProductMemo<T> memo;
+    const LayerRun<T> run = run_model_layer<T>(folder, o.layer, o.input, "compare", false, &memo);
+    memo.recording = false;
+    fmt::print(stderr, "compare: {}\n", precision_statement(o.precision, run.positions.back(), lang));
     const Trace<Mpfr50> reference = trace_at_50(run.trace);
     const BlockConfig<Mpfr50> config = folder.hf_config<Mpfr50>().block;
-    const LaidOut seen =
-        laid_out_like_reference(read_block_output(o.output_file, reference), reference, config, run.input.rows, dtype, o);
-    const Trace<Mpfr50>& given = seen.given;
-    const std::vector<StageErrors> stages = compare_stages(given, reference, config, run.input.rows, dtype, o.rtol, o.atol);
-    std::size_t port_mistakes = 0;
-    for (const MistakeEntry& m : mistake_catalogue()) port_mistakes += m.port ? 1 : 0;
-    MistakeSearch mistakes;
-    const double cost = run.forward_seconds * static_cast<double>(port_mistakes);
-    if (o.search_mistakes || cost <= mistake_search_budget_seconds) {
-        const MistakeRun run_with = [&](const MistakeEntry& m) { return layer_trace_with(run, o.input.start_position, m); };
-        mistakes = search_porting_mistakes(run_with, config, run.input.rows, given, reference, dtype, o.rtol, o.atol);
-    } else {
-        fmt::print(stderr, "{}\n",
-                   tr_format(lang,
-                             "compare: the porting-mistake search is skipped: {n} mistakes x {s:.1f} s a forward is "
-                             "about {m:.0f} minutes; --search-mistakes runs it",
-                             "compare：跳过移植错误搜索：{n} 个错误 x 每次前向 {s:.1f} 秒，约 {m:.0f} 分钟；"
-                             "加 --search-mistakes 可运行",
-                             fmt::arg("n", port_mistakes), fmt::arg("s", run.forward_seconds), fmt::arg("m", cost / 60)));
-    }
+    const std::size_t keys = run.cached.size() + run.input.rows;
+    const LaidOut seen = laid_out_like_reference(read_block_output(o.output_file, reference), reference, config, keys, dtype, o);
+    const std::vector<StageErrors> stages = compare_stages(seen.given, reference, config, keys, dtype, o.rtol, o.atol);
+    const MistakeSearch mistakes = search_layer(o, run, memo, config, seen.given, reference, lang);
     return report(o, lang, fmt::format("{} layer {}", o.model, o.layer), seen, stages, mistakes);
 }
 
@@ -366,17 +402,21 @@ void add_compare_command(CLI::App& app, Context& context) {
     CLI::Option* model = cmd->add_option("--model", options->model,
                                          "a Hugging Face checkpoint folder (config.json, safetensors, their index)");
     cmd->add_option("--layer", options->layer, "the decoder layer of --model (model.layers.N)")->needs(model);
-    cmd->add_option("--input", options->input.hidden_states, "hidden states [T, C] for --model (.npy or .safetensors)")
-        ->needs(model);
-    cmd->add_option("--start-position", options->input.start_position, "position of the first row (--model; default 0)")
-        ->needs(model);
+    add_layer_input_options(*cmd, options->input, model);
     cmd->add_option("--precision", options->precision, "the reference's precision on --model: dd (30 digits) or 50")
         ->check(CLI::IsMember({"dd", "50"}))
         ->needs(model)
         ->capture_default_str();
-    cmd->add_flag("--search-mistakes", options->search_mistakes,
-                  "on --model, search the porting mistakes however long it takes (one forward each)")
-        ->needs(model);
+    CLI::Option* all = cmd->add_flag("--search-mistakes", options->search_mistakes,
+                                     "on --model, try every porting mistake however long it takes")
+                           ->needs(model);
+    cmd->add_option("--search-budget", options->search_budget,
+                    "on --model, seconds after which the porting-mistake search begins no more mistakes (it lists "
+                    "those it did not try)")
+        ->needs(model)
+        ->excludes(all)
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
     cmd->add_option("--dtype", options->dtype,
                     "the other implementation's floating-point type; sets rtol = 4 eps sqrt(depth), atol = rtol max|ref|")
         ->check(CLI::IsMember({"float64", "float32", "bfloat16", "float16"}))

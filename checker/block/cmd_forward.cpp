@@ -107,10 +107,10 @@ template <class T>
 int forward_model_at(const ForwardOptions& options, Lang lang) {
     ModelFolder folder(options.model);
     const BlockConfig<double> shape = folder.hf_config<double>().block;
-    const std::size_t rows = read_hidden_states(options.input.hidden_states, shape.hidden_size).rows;
+    const LayerRows rows = read_layer_rows(options.input, shape);
     double multiply_adds = 0;
-    for (const auto& [stage, count] : stage_multiply_adds(shape, rows)) multiply_adds += count;
-    const long largest = options.input.start_position + static_cast<long>(rows) - 1;
+    for (const auto& [stage, count] : stage_multiply_adds(shape, rows.input.rows)) multiply_adds += count;
+    const long largest = rows.positions.back();
     fmt::print(stderr, "forward: {}\n", precision_statement(options.precision, largest, lang));
     warn_if_slow_mpfr(multiply_adds, options.precision, lang);
     LayerRun<T> run = run_model_layer<T>(folder, options.layer, options.input, "forward");
@@ -133,10 +133,7 @@ void add_forward_command(CLI::App& app, Context& context) {
                                          "a Hugging Face checkpoint folder (config.json, safetensors, their index)");
     model->excludes(case_option);
     cmd->add_option("--layer", options->layer, "the decoder layer of --model to run (model.layers.N)")->needs(model);
-    cmd->add_option("--input", options->input.hidden_states, "hidden states [T, C] for --model (.npy or .safetensors)")
-        ->needs(model);
-    cmd->add_option("--start-position", options->input.start_position, "position of the first row (--model; default 0)")
-        ->needs(model);
+    add_layer_input_options(*cmd, options->input, model);
     cmd->add_option("--precision", options->precision,
                     "double, dd (double-double, 30 digits guaranteed, fast), 50 or 100 significant digits")
         ->check(CLI::IsMember({"double", "dd", "50", "100"}))

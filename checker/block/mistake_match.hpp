@@ -1,48 +1,139 @@
-// Which porting mistake explains an output that leaves the reference: the block is run on the
-// case with each porting mistake of data/mistakes.json made (exactly one thing changed, at 50
-// digits), and a mistake is named when the given output matches it within the dtype's tolerance.
+// Which porting mistake explains an output that leaves the reference: the block is run with each
+// porting mistake of data/mistakes.json made (exactly one thing changed; a family, one member at a
+// time), stage by stage, and a mistake is named when the given output matches it within the
+// dtype's tolerance.
 #pragma once
 
 #include "checker/block/block_case.hpp"
 #include "checker/block/error_report.hpp"
 #include "checker/exercise/mistake_catalogue.hpp"
+#include "solutions/block/block_mistakes.hpp"
 
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace blockcheck {
 
+// A porting mistake of the catalogue, or one member of a family (weight_other_order/q_proj).
+struct PortingMistake {
+    const MistakeEntry* entry = nullptr;
+    std::string parameter;  // the family member; empty for a mistake that is no family
+
+    std::string key() const { return parameter.empty() ? entry->id : entry->id + "/" + parameter; }
+    Text changes() const { return parameter_text(*entry, entry->changes, parameter); }
+    Text shown_by() const { return parameter_text(*entry, entry->shown_by, parameter); }
+};
+
+// Every porting mistake, families expanded, in the catalogue's order.
+const std::vector<PortingMistake>& porting_mistakes();
+
 // A mistake the given output matches: at the first stage where the output leaves the reference,
 // and at the output, every element is within the tolerance of the block with the mistake made.
 struct NamedMistake {
-    const MistakeEntry* mistake = nullptr;
+    PortingMistake mistake;
     std::string stage;          // the first stage where the given output leaves the reference
     double normwise_eps = 0;    // max|given - with mistake| / max|with mistake| there, in eps
 };
 
 struct MistakeSearch {
-    std::vector<NamedMistake> named;               // none, one, or every mistake that fits
-    std::vector<const MistakeEntry*> not_visible;  // made on this case, within tolerance of the reference
-    std::size_t tried = 0;                         // porting mistakes made on this case
+    std::vector<NamedMistake> named;             // none, one, or every mistake that fits
+    std::vector<PortingMistake> not_visible;     // made here, within tolerance of the reference at every given stage
+    std::vector<PortingMistake> tried;           // made on this block and judged
+    std::vector<PortingMistake> not_made;        // what they change is not in this block (no rope_scaling, ...)
+    std::vector<PortingMistake> over_budget;     // not tried: the search's time ran out first
+    double budget_seconds = 0;                   // the budget that ran out (over_budget not empty)
 };
 
-// Every porting mistake tried on `bc`; `given` as read by read_block_output, `reference` the
-// case's 50-digit trace. Mistakes are named only when `given` leaves the reference; the ones this
-// case cannot show (at these stages and tolerances) are listed whatever the given output is.
+// Judges one run with a mistake made as its stages come: against the reference (is the mistake
+// visible at a stage the given output carries?) and against the given output (at the first stage
+// where that leaves the reference, and at the output). It says when it has seen enough.
+class StageJudge {
+public:
+    StageJudge(const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, const BlockConfig<Mpfr50>& config,
+               std::size_t keys, DType dtype, std::optional<double> rtol, std::optional<double> atol,
+               std::optional<std::string> first_outside);
+
+    bool wants(const std::string& stage) const;  // the given output carries it
+    // Takes the run's value at `stage`; false once the verdict cannot change (the run may stop).
+    bool judge(const std::string& stage, const Matrix<Mpfr50>& value);
+    bool visible() const { return visible_; }
+    bool fits() const { return fits_ && compared_output_; }
+    double normwise_eps() const { return normwise_eps_; }
+
+private:
+    StageErrors errors(const std::string& stage, const Matrix<Mpfr50>& given, const Matrix<Mpfr50>& reference) const;
+
+    const Trace<Mpfr50>& given_;
+    const Trace<Mpfr50>& reference_;
+    const BlockConfig<Mpfr50>& config_;
+    std::size_t keys_;
+    DType dtype_;
+    std::optional<double> rtol_, atol_;
+    std::optional<std::string> first_;
+    bool visible_ = false, fits_ = true, compared_output_ = false, past_first_ = false;
+    double normwise_eps_ = 0;
+};
+
+// How the search runs a block with a mistake made: `made` says whether the mistake's switch changes
+// anything in this block's configuration; `run` runs it, handing each stage it records to the
+// judge (and stopping when the judge has seen enough), false when the block refuses the input
+// with the mistake made.
+struct MistakeRun {
+    std::function<bool(const PortingMistake& mistake)> made;
+    std::function<bool(const PortingMistake& mistake, StageJudge& judge)> run;
+};
+
+// `made` for a block of configuration `config`: its porting-mistake switch makes the mistake.
+template <class T>
+std::function<bool(const PortingMistake&)> made_on(const BlockConfig<T>& config) {
+    return [config](const PortingMistake& mistake) {
+        BlockConfig<T> changed = config;
+        return make_porting_mistake(changed, mistake.key());
+    };
+}
+
+// The search over any block (a case, a checkpoint's layer): `run_with` runs it with a mistake
+// made; `keys` is the number of positions each query can see at most. Mistakes are named only
+// when `given` leaves the reference; the ones these stages cannot show are listed whatever the
+// given output is. After `budget_seconds` (none: no limit) the mistakes not yet begun are listed
+// as over_budget.
+MistakeSearch search_porting_mistakes(const MistakeRun& run_with, const BlockConfig<Mpfr50>& config, std::size_t keys,
+                                      const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, DType dtype,
+                                      std::optional<double> rtol = {}, std::optional<double> atol = {},
+                                      std::optional<double> budget_seconds = {});
+
+// The search on a block case; `given` as read by read_block_output, `reference` the case's
+// 50-digit trace.
 MistakeSearch search_porting_mistakes(const BlockCase<Mpfr50>& bc, const Trace<Mpfr50>& given,
                                       const Trace<Mpfr50>& reference, DType dtype,
                                       std::optional<double> rtol = {}, std::optional<double> atol = {});
 
-// The block's trace with one porting mistake made (nullopt when it cannot be made on this input).
-using MistakeRun = std::function<std::optional<Trace<Mpfr50>>(const MistakeEntry&)>;
+// Thrown by a judged run's trace to stop the block once the judge has seen enough.
+struct JudgedEnough {};
 
-// The same search over any block (a checkpoint's layer): `run_with` runs it with a mistake made;
-// `keys` is the number of positions each query can see at most.
-MistakeSearch search_porting_mistakes(const MistakeRun& run_with, const BlockConfig<Mpfr50>& config, std::size_t keys,
-                                      const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, DType dtype,
-                                      std::optional<double> rtol = {}, std::optional<double> atol = {});
+// Runs `forward(trace)` (the block with a mistake made, recording into `trace`), handing each stage
+// the judge wants to it at 50 digits as the block records it, and stopping the block when the judge
+// has seen enough; false when the block refuses the input with the mistake made (a tenth of a zero
+// epsilon, ...).
+template <class T, class Forward>
+bool run_judged(StageJudge& judge, Forward forward) {
+    Trace<T> trace;
+    trace.on_add = [&trace, &judge](const std::string& stage) {
+        if (judge.wants(stage) && !judge.judge(stage, convert<Mpfr50>(trace.at(stage)))) throw JudgedEnough{};
+    };
+    try {
+        forward(trace);
+    } catch (const JudgedEnough&) {
+    } catch (const std::domain_error&) {
+        return false;
+    } catch (const std::invalid_argument&) {
+        return false;
+    }
+    return true;
+}
 
 // The table docs/check-your-implementation.md lists (a test keeps the two alike): every porting
 // mistake, the one thing it changes, and what a case needs for it to show.

@@ -26,7 +26,8 @@ struct Tensor {
 
 using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
 
-// Reads one .npy array ('<f8', '<f4' or '<f2', C or Fortran order; the header by npy_header.hpp's reader).
+// Reads one .npy array ('<f8', '<f4' or '<f2', or integers '<i8' and '<i4' up to 2^53 as float64
+// values; C or Fortran order; the header by npy_header.hpp's reader).
 // A bad file is an InputFileError naming it; nothing is allocated before the header's size
 // agrees with the file's.
 Tensor read_npy(const std::filesystem::path& file);
@@ -54,6 +55,9 @@ NamedTensors read_safetensors(const std::filesystem::path& file);
 // optional "__metadata__" string pairs.
 void write_safetensors(const std::filesystem::path& file, const NamedTensors& tensors,
                        const std::vector<std::pair<std::string, std::string>>& metadata = {});
+
+// A shape as messages write it: "[32, 4096]".
+std::string shape_text(const std::vector<std::size_t>& shape);
 
 // The value nearest x in `dtype` (ties to even), as a double.
 double round_to(double x, DType dtype);

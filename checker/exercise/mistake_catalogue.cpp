@@ -24,6 +24,18 @@ Text text_of_entry(const nlohmann::json& entry, const char* key, const std::stri
     return text;
 }
 
+// "parameter": {"name": "weight", "values": ["q_proj", ...]}: a family of port mistakes.
+void read_parameter(const nlohmann::json& parameter, MistakeEntry& m, const std::string& where) {
+    m.parameter = parameter.at("name").get<std::string>();
+    m.parameter_values = parameter.at("values").get<std::vector<std::string>>();
+    if (!m.port) throw std::logic_error(where + ".parameter: only a port mistake is a family");
+    if (m.parameter.empty() || m.parameter_values.empty())
+        throw std::logic_error(where + ".parameter: a name and at least one value are needed");
+    const std::string slot = "{" + m.parameter + "}";
+    if (m.changes.en.find(slot) == std::string::npos || m.changes.zh.find(slot) == std::string::npos)
+        throw std::logic_error(where + ".changes: a family's words name its member with " + slot);
+}
+
 std::vector<MistakeEntry> read_catalogue() {
     const auto json = nlohmann::json::parse(catalogue_text);
     std::vector<MistakeEntry> all;
@@ -41,6 +53,7 @@ std::vector<MistakeEntry> read_catalogue() {
                 throw std::logic_error(where + ".port: only a mistake made by the reference or the block");
             if (m.port) m.shown_by = text_of_entry(entry, "shown_by", where);
             m.same_slip_as = entry.value("same_slip_as", std::string());
+            if (entry.contains("parameter")) read_parameter(entry.at("parameter"), m, where);
             if (std::any_of(all.begin(), all.end(), [&](const MistakeEntry& e) { return e.id == m.id; }))
                 throw std::logic_error(where + ": the id is listed twice");
             all.push_back(std::move(m));
@@ -60,6 +73,16 @@ std::vector<MistakeEntry> read_catalogue() {
 const std::vector<MistakeEntry>& mistake_catalogue() {
     static const std::vector<MistakeEntry> all = read_catalogue();
     return all;
+}
+
+Text parameter_text(const MistakeEntry& entry, const Text& text, const std::string& value) {
+    if (entry.parameter.empty()) return text;
+    const std::string slot = "{" + entry.parameter + "}";
+    Text filled = text;
+    for (std::string* s : {&filled.en, &filled.zh})
+        for (auto at = s->find(slot); at != std::string::npos; at = s->find(slot, at + value.size()))
+            s->replace(at, slot.size(), value);
+    return filled;
 }
 
 const MistakeEntry* find_mistake(std::string_view id) {

@@ -22,7 +22,14 @@ struct MistakeEntry {
     // Another entry this one is the same slip as where both are made (the porting name of a
     // student's slip): when the two give the same answers, only that one is named.
     std::string same_slip_as;
+    // A family (port entries only): one switch, one member a value, named by the key "id/value";
+    // "{name}" in changes, message and shown_by is filled with the value (parameter_text).
+    std::string parameter;                        // "weight"; empty: not a family
+    std::vector<std::string> parameter_values;    // "q_proj", "k_proj", ...
 };
+
+// `text` with the entry's "{parameter}" slot filled with `value` (a family member's words).
+Text parameter_text(const MistakeEntry& entry, const Text& text, const std::string& value);
 
 // Every entry, in the file's order; the file is checked when first read (a malformed entry is
 // a std::logic_error naming data/mistakes.json and the entry).

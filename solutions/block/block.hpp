@@ -7,10 +7,13 @@
 #include "norms.hpp"
 #include "rope.hpp"
 
+#include <array>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -44,6 +47,7 @@ struct BlockConfig {
     bool scale_scores_twice = false;  // true: scores divided by sqrt(d) twice (attention_scale_twice)
     bool swap_gate_up = false;        // true: W_up read as the gate, W_gate as up (gate_up_swapped)
     bool transpose_square_weights = false;  // true: square weights used as stored [out, in] (transposed_weights)
+    unsigned weights_in_other_order = 0;    // bit i: block_weight_names[i] read in the other order (weight_other_order)
     GateActivation gate_activation = GateActivation::silu;  // gelu: GELU for SiLU (gelu_for_silu)
     bool clockwise = false;           // true: RoPE turns the other way, the sine's sign flipped (clockwise_rotation)
     bool residual_from_norm = false;  // true: a sublayer's output added to its normalised input (residual_from_norm)
@@ -70,6 +74,25 @@ struct BlockWeights {
     W gate, up;           // [C, F]
     W down;               // [F, C]
 };
+
+// The seven matrices by their Hugging Face names, in the order of BlockConfig::weights_in_other_order's bits.
+inline constexpr std::array<std::string_view, 7> block_weight_names{"q_proj",    "k_proj",  "v_proj",   "o_proj",
+                                                                    "gate_proj", "up_proj", "down_proj"};
+
+template <class T, class W>
+std::array<W*, 7> weight_matrices(BlockWeights<T, W>& w) {
+    return {&w.q, &w.k, &w.v, &w.o, &w.gate, &w.up, &w.down};
+}
+
+// W [in, out] as a port reads it when it takes nn.Linear's buffer, [out, in] row-major (W^T's
+// values), for [in, out] row-major: a reshape where a transpose was due. For a square matrix it
+// is W^T (the weight used transposed); otherwise its values are scrambled, the shape still fits.
+template <class T>
+Matrix<T> other_order(const Matrix<T>& w) {
+    Matrix<T> read = transpose(w);
+    read.rows = w.rows, read.cols = w.cols;
+    return read;
+}
 
 // Named intermediate values, in the order the block computes them: every stage's matrix
 // (N, Q, K, V, Q_rotated, K_rotated, attention_weights/h, heads, attention_output, R, M, gate,
@@ -137,7 +160,7 @@ void rescale_queries(Matrix<T>& q, const BlockConfig<T>& config) {
 // The mask reversed (mistake mask_reversed): query t sees the keys at positions >= its own. It is
 // the causal attention on the positions negated, with the rows and the cache in reverse order.
 template <class T>
-Matrix<T> reversed_mask_attention(const Matrix<T>& q, const std::vector<long>& positions, const KvCache<T>& cache,
+Matrix<T> reversed_mask_attention(const Matrix<T>& q, std::span<const long> positions, const KvCache<T>& cache,
                                   const HeadLayout& heads) {
     KvCache<T> flipped;
     for (std::size_t j = cache.size(); j-- > 0;) flipped.append(cache.k[j], cache.v[j], -cache.positions[j]);
@@ -154,20 +177,20 @@ Matrix<T> reversed_mask_attention(const Matrix<T>& q, const std::vector<long>& p
     return out;
 }
 
-// Attention sublayer without the residual: rotates Q and K at positions start..start+T-1,
-// appends K and V to the cache and attends over it.  n: [T, C] -> [T, C]
+// Attention sublayer without the residual: rotates Q and K at `positions` (one a row, increasing,
+// after the cache's), appends K and V to the cache and attends over it.  n: [T, C] -> [T, C]
 template <class T, class W>
 Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T, W>& w, const Matrix<T>& n,
-                             long start_position, KvCache<T>& cache, Trace<T>* trace) {
+                             std::span<const long> positions, KvCache<T>& cache, Trace<T>* trace) {
     Matrix<T> q = record(trace, "Q", matmul(n, w.q));
     Matrix<T> k = record(trace, "K", matmul(n, w.k));
     Matrix<T> v = record(trace, "V", matmul(n, w.v));
-    if (start_position < 0 || start_position > std::numeric_limits<long>::max() - static_cast<long>(n.rows))
-        throw std::invalid_argument("positions start_position .. start_position + T - 1 out of range");
-    const Rope<T> rope = config.rope(static_cast<std::size_t>(start_position) + n.rows);
-    std::vector<long> positions(n.rows);
+    if (positions.size() != n.rows) throw std::invalid_argument("one position a row is needed");
+    // The sequence length dynamic NTK and LongRoPE read: the largest position + 1, as counted
+    // (position_off_by_one counts from 1 there too).
+    const Rope<T> rope =
+        config.rope(positions.empty() ? 0 : static_cast<std::size_t>(positions.back() + 1 + config.position_offset));
     for (std::size_t t = 0; t < n.rows; ++t) {
-        positions[t] = start_position + static_cast<long>(t);
         RopeTurn<T> turn = rope_turn(rope, T(positions[t] + config.position_offset));
         apply_rope(q.row(t), rope, turn);
         apply_rope(k.row(t), rope, turn);  // V is never rotated
@@ -180,7 +203,8 @@ Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T,
         for (T& x : q.values) x *= rope.score_factor;
     rescale_queries(q, config);
     // Without the causal mask (not_causal) every query sees the whole cache.
-    const std::vector<long> visible_up_to = config.causal ? positions : std::vector<long>(n.rows, cache.positions.back());
+    const std::vector<long> visible_up_to = config.causal ? std::vector<long>(positions.begin(), positions.end())
+                                                          : std::vector<long>(n.rows, cache.positions.back());
     std::vector<Matrix<T>> weights;  // [query_heads][T, cache positions]
     const Matrix<T> heads = config.mask_reversed
                                 ? reversed_mask_attention<T>(q, positions, cache, config.heads())
@@ -209,15 +233,19 @@ Vector<T> norm_gains(const Vector<T>& g, const BlockConfig<T>& config) {
     return gains;
 }
 
-// The weights as a loader with a slip reads them: gate and up swapped (gate_up_swapped), or every
+// The weights as a loader with a slip reads them: gate and up swapped (gate_up_swapped), every
 // square matrix left transposed (transposed_weights: a loader that transposes a stored [out, in]
-// only when its shape does not fit [in, out] cannot tell a square one).
+// only when its shape does not fit [in, out] cannot tell a square one), or one matrix's buffer
+// read in the other order (weight_other_order/q_proj, ...).
 template <class T, class W>
 BlockWeights<T, W> misread_weights(const BlockConfig<T>& config, BlockWeights<T, W> w) {
     if (config.swap_gate_up) std::swap(w.gate, w.up);
-    if (config.transpose_square_weights)
-        for (W* m : {&w.q, &w.k, &w.v, &w.o, &w.gate, &w.up, &w.down})
-            if (m->rows == m->cols) *m = transpose(*m);
+    const std::array<W*, 7> matrices = weight_matrices(w);
+    for (std::size_t i = 0; i < matrices.size(); ++i) {
+        W& m = *matrices[i];
+        if (config.transpose_square_weights && m.rows == m.cols) m = transpose(m);
+        if (config.weights_in_other_order >> i & 1u) m = other_order(m);
+    }
     return w;
 }
 
@@ -230,15 +258,31 @@ Matrix<T> residual(const BlockConfig<T>& config, const Matrix<T>& stream, const 
     return add(config.residual_from_norm ? normed : stream, sublayer);
 }
 
-// The block on T new rows at positions start..start+T-1, reading and extending the cache.
-// x: [T, C] -> [T, C]
+// Whether the configuration reads the weights with a slip (misread_weights changes them).
+template <class T>
+bool misreads_weights(const BlockConfig<T>& config) {
+    return config.swap_gate_up || config.transpose_square_weights || config.weights_in_other_order != 0;
+}
+
+// The positions start .. start + rows - 1; an invalid_argument when they leave 0 .. LONG_MAX.
+inline std::vector<long> consecutive_positions(long start_position, std::size_t rows) {
+    if (start_position < 0 || start_position > std::numeric_limits<long>::max() - static_cast<long>(rows))
+        throw std::invalid_argument("positions start_position .. start_position + T - 1 out of range");
+    std::vector<long> positions(rows);
+    std::iota(positions.begin(), positions.end(), start_position);
+    return positions;
+}
+
+// The block on T new rows at `positions` (one a row, increasing, after the cache's; Hugging Face's
+// position_ids), reading and extending the cache.  x: [T, C] -> [T, C]
 template <class T, class W>
 Matrix<T> block_step(const BlockConfig<T>& config, const BlockWeights<T, W>& w, const Matrix<T>& x,
-                     long start_position, KvCache<T>& cache, Trace<T>* trace = nullptr) {
-    if (config.swap_gate_up || config.transpose_square_weights) {  // a slip in reading the weights
+                     std::span<const long> positions, KvCache<T>& cache, Trace<T>* trace = nullptr) {
+    if (misreads_weights(config)) {  // a slip in reading the weights
         BlockConfig<T> reader = config;
         reader.swap_gate_up = reader.transpose_square_weights = false;
-        return block_step(reader, misread_weights(config, w), x, start_position, cache, trace);
+        reader.weights_in_other_order = 0;
+        return block_step(reader, misread_weights(config, w), x, positions, cache, trace);
     }
     const T& eps = config.rms_norm_eps;
     const EpsPlacement where = config.eps_placement;
@@ -246,16 +290,24 @@ Matrix<T> block_step(const BlockConfig<T>& config, const BlockWeights<T, W>& w, 
         // R = X + Attn(RMSNorm(X)); Y = R + FFN(RMSNorm(R))
         const Matrix<T> n = record(trace, "N", rms_norm_rows<T>(x, norm_gains(w.attn_norm, config), eps, where));
         const Matrix<T> r =
-            record(trace, "R", residual(config, x, n, attention_sublayer(config, w, n, start_position, cache, trace)));
+            record(trace, "R", residual(config, x, n, attention_sublayer(config, w, n, positions, cache, trace)));
         const Matrix<T> m = record(trace, "M", rms_norm_rows<T>(r, norm_gains(w.ffn_norm, config), eps, where));
         return record(trace, "output", residual(config, r, m, ffn_sublayer(config, w, m, trace)));
     }
     // Post-norm, for contrast: R = RMSNorm(X + Attn(X)); Y = RMSNorm(R + FFN(R))
     const Matrix<T> r = record(trace, "R",
-                               rms_norm_rows<T>(add(x, attention_sublayer(config, w, x, start_position, cache, trace)),
+                               rms_norm_rows<T>(add(x, attention_sublayer(config, w, x, positions, cache, trace)),
                                                 norm_gains(w.attn_norm, config), eps, where));
     return record(trace, "output",
                   rms_norm_rows<T>(add(r, ffn_sublayer(config, w, r, trace)), norm_gains(w.ffn_norm, config), eps, where));
+}
+
+// The block on T new rows at positions start..start+T-1.  x: [T, C] -> [T, C]
+template <class T, class W>
+Matrix<T> block_step(const BlockConfig<T>& config, const BlockWeights<T, W>& w, const Matrix<T>& x,
+                     long start_position, KvCache<T>& cache, Trace<T>* trace = nullptr) {
+    const std::vector<long> positions = consecutive_positions(start_position, x.rows);
+    return block_step(config, w, x, std::span<const long>(positions), cache, trace);
 }
 
 // The full forward over a fresh cache.  x: [T, C] -> [T, C]

@@ -7,6 +7,7 @@
 #include "rope_mistakes.hpp"
 
 #include <string_view>
+#include <utility>
 
 namespace blockcheck {
 
@@ -40,9 +41,37 @@ bool make_block_mistake(BlockConfig<T>& config, std::string_view id) {
     return true;
 }
 
-// Makes mistake `id` on `config`; false for an id that is not a porting mistake of the block.
+// A catalogue key and its parts: "weight_other_order/q_proj" is the family weight_other_order's
+// member q_proj; a key without '/' has no parameter.
+inline std::pair<std::string_view, std::string_view> mistake_key_parts(std::string_view key) {
+    const std::size_t slash = key.find('/');
+    if (slash == std::string_view::npos) return {key, {}};
+    return {key.substr(0, slash), key.substr(slash + 1)};
+}
+
+// The families: one switch, one member a parameter (data/mistakes.json's "parameter" values).
+// False for another family or member, or where the member cannot be made on `config`.
 template <class T>
-bool make_porting_mistake(BlockConfig<T>& config, std::string_view id) {
+bool make_family_mistake(BlockConfig<T>& config, std::string_view id, std::string_view parameter) {
+    if (id == "weight_other_order") {
+        for (std::size_t i = 0; i < block_weight_names.size(); ++i)
+            if (block_weight_names[i] == parameter) {
+                config.weights_in_other_order |= 1u << i;
+                return true;
+            }
+        return false;
+    }
+    if (id == "rope_type_taken_as") return make_rope_type_mistake(config.rope_scaling, parameter);
+    return false;
+}
+
+// Makes the mistake of catalogue key `key` ("not_causal", "weight_other_order/q_proj") on
+// `config`; false for a key that is not a porting mistake of the block, or a family member that
+// cannot be made on this configuration (rope_type_taken_as/linear without a scaling).
+template <class T>
+bool make_porting_mistake(BlockConfig<T>& config, std::string_view key) {
+    const auto [id, parameter] = mistake_key_parts(key);
+    if (!parameter.empty()) return make_family_mistake(config, id, parameter);
     return make_block_mistake(config, id) || make_rope_mistake(config, id);
 }
 

@@ -32,6 +32,34 @@ bool make_rope_mistake(BlockConfig<T>& config, std::string_view id) {
     return false;
 }
 
+// The rope_type names a config.json's rope_scaling may be taken as (rope_type_taken_as/{rope_type}).
+// "default", the scaling not applied at all, is rope_scaling_not_applied; "longrope" reads per-pair
+// lists only a LongRoPE config has, so a scaling is never taken as it.
+inline constexpr std::array<std::pair<std::string_view, RopeScalingType>, 4> rope_type_names{{
+    {"linear", RopeScalingType::linear},
+    {"dynamic", RopeScalingType::dynamic},
+    {"yarn", RopeScalingType::yarn},
+    {"llama3", RopeScalingType::llama3},
+}};
+
+// The scaling computed as rope_type `name` with the configuration's own fields (factor, original
+// context, ...; the other type's defaults where it has none): llama3 applied as linear, yarn as
+// dynamic, ... False where it cannot be made: no scaling, the same type, or a type that needs the
+// original context when the configuration has none (linear's).
+template <class T>
+bool make_rope_type_mistake(RopeScaling<T>& scaling, std::string_view name) {
+    for (const auto& [type_name, type] : rope_type_names) {
+        if (type_name != name) continue;
+        const bool needs_context = type != RopeScalingType::linear;
+        if (scaling.type == RopeScalingType::none || scaling.type == type ||
+            (needs_context && scaling.original_context == 0))
+            return false;
+        scaling.type = type;
+        return true;
+    }
+    return false;
+}
+
 // The slips of the turn itself on any plan, by catalogue id: clockwise_rotation (the sine's sign
 // flipped), position_off_by_one (positions counted from 1); false for another id. Every reference
 // that turns vectors takes its plan through this switch (Inputs::mistake_on).

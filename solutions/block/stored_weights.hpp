@@ -76,6 +76,17 @@ inline StoredMatrix transpose(const StoredMatrix& w) {
     return t;
 }
 
+// The buffer nn.Linear stores, [out, in] row-major, read as [in, out] row-major (a reshape where a
+// transpose was due; block.hpp's other_order on a matrix of numbers): W^T for a square matrix.
+inline StoredMatrix other_order(const StoredMatrix& w) {
+    if (!w.out_major && w.rows != w.cols)
+        throw std::logic_error("a weight read in the other order must be as nn.Linear stores it");
+    if (!w.out_major) return transpose(w);
+    StoredMatrix read = w;
+    read.out_major = false;
+    return read;
+}
+
 // Threads the block's products use (0: one per core). Results do not depend on it.
 inline unsigned& block_threads() {
     static unsigned threads = 0;
@@ -130,6 +141,54 @@ inline Matrix<DoubleDouble> matmul(const Matrix<DoubleDouble>& x, const StoredMa
                 y(t, j) = dd_dot(high.data() + t * x.cols, low.data() + t * x.cols, column.data(), w.rows);
         }
     });
+    return y;
+}
+
+// The products of one forward, kept so that later forwards on the same weights reuse them: the
+// mistake search runs the layer once a mistake, and every product whose input is the reference's
+// (each before the first stage the mistake changes; gate and up read swapped) is found here.
+template <class T>
+struct ProductMemo {
+    struct Product {
+        StoredMatrix w;
+        Matrix<T> x, y;
+    };
+    std::vector<Product> products;
+    bool recording = true;  // false: look products up, keep no new ones (each mistake's own are dropped)
+    std::size_t computed = 0;  // products not found here, computed
+
+    const Matrix<T>* find(const Matrix<T>& x, const StoredMatrix& w) const {
+        for (const Product& p : products)
+            if (p.w.data == w.data && p.w.type == w.type && p.w.rows == w.rows && p.w.cols == w.cols &&
+                p.w.out_major == w.out_major && p.x.rows == x.rows && p.x.cols == x.cols && p.x.values == x.values)
+                return &p.y;
+        return nullptr;
+    }
+};
+
+// A stored weight whose products go through a memo (the memo must outlive it).
+template <class T>
+struct RememberedMatrix {
+    StoredMatrix stored;
+    ProductMemo<T>* memo = nullptr;
+    std::size_t rows = 0, cols = 0;
+
+    RememberedMatrix() = default;
+    RememberedMatrix(const StoredMatrix& w, ProductMemo<T>* m) : stored(w), memo(m), rows(w.rows), cols(w.cols) {}
+};
+
+template <class T>
+RememberedMatrix<T> transpose(const RememberedMatrix<T>& w) { return {transpose(w.stored), w.memo}; }
+template <class T>
+RememberedMatrix<T> other_order(const RememberedMatrix<T>& w) { return {other_order(w.stored), w.memo}; }
+
+// x W, or the product the memo already holds for this input and weight reading (the same bits).
+template <class T>
+Matrix<T> matmul(const Matrix<T>& x, const RememberedMatrix<T>& w) {
+    if (const Matrix<T>* known = w.memo->find(x, w.stored)) return *known;
+    Matrix<T> y = matmul(x, w.stored);
+    ++w.memo->computed;
+    if (w.memo->recording) w.memo->products.push_back({w.stored, x, y});
     return y;
 }
 

@@ -33,10 +33,27 @@ PY
 "$python" "$fixture" port "$model" --layer 1 --input "$model/hidden.npy" --out "$work/f32.npy" --float32
 "$blockcheck" compare --model "$model" --layer 1 --input "$model/hidden.npy" "$work/f32.npy" --dtype float32 \
     > "$work/f32.txt" || { cat "$work/f32.txt" >&2; fail "a float32 port should be within tolerance"; }
+# The porting-mistake search, stage by stage, timed (docs/performance.md): on a port's output alone
+# every mistake runs to the output (reusing the reference's products it leaves unchanged); on an
+# honest port's whole trace each stops at the first stage it changes.
+search() {  # search NAME OUTPUT: compare --search-mistakes into $work/NAME.txt, its time on stderr
+    local status=0
+    /usr/bin/time -f "search $1: %e s wall, %U s CPU, %M KB peak" "$blockcheck" compare --model "$model" --layer 1 \
+        --input "$model/hidden.npy" "$2" --search-mistakes > "$work/$1.txt" 2> "$work/$1.err" || status=$?
+    grep '^search' "$work/$1.err" >&2
+    return $status
+}
 "$python" "$fixture" port "$model" --layer 1 --input "$model/hidden.npy" --out "$work/bug.npy" --bug no_attention_scale
-status=0
-"$blockcheck" compare --model "$model" --layer 1 --input "$model/hidden.npy" "$work/bug.npy" --search-mistakes \
-    > "$work/bug.txt" || status=$?
-[[ $status == 1 ]] || { cat "$work/bug.txt" >&2; fail "a port without the attention scale should be outside"; }
-grep -q "no_attention_scale" "$work/bug.txt" || { cat "$work/bug.txt" >&2; fail "compare should name no_attention_scale"; }
+status=0; search scale "$work/bug.npy" || status=$?
+[[ $status == 1 ]] || { cat "$work/scale.txt" >&2; fail "a port without the attention scale should be outside"; }
+grep -q "(no_attention_scale;" "$work/scale.txt" || { cat "$work/scale.txt" >&2; fail "compare should name no_attention_scale"; }
+"$python" "$fixture" port "$model" --layer 1 --input "$model/hidden.npy" --out "$work/reshaped.npy" --bug k_proj_reshaped
+status=0; search reshaped "$work/reshaped.npy" || status=$?
+[[ $status == 1 ]] || { cat "$work/reshaped.txt" >&2; fail "a port reshaping k_proj should be outside"; }
+grep -q "(weight_other_order/k_proj;" "$work/reshaped.txt" ||
+    { cat "$work/reshaped.txt" >&2; fail "compare should name weight_other_order/k_proj"; }
+"$blockcheck" forward --model "$model" --layer 1 --input "$model/hidden.npy" --precision dd --trace \
+    --out "$work/trace.safetensors" 2> /dev/null
+search trace "$work/trace.safetensors" || { cat "$work/trace.txt" >&2; fail "the layer's own trace should be within"; }
+grep -q "not visible on this case" "$work/trace.txt" || { cat "$work/trace.txt" >&2; fail "the trace should list what it cannot show"; }
 echo "real_layer: ok"

@@ -1,95 +1,126 @@
 #include "checker/block/mistake_match.hpp"
 
-#include "solutions/block/block_mistakes.hpp"
-
 #include <fmt/format.h>
 
+#include <chrono>
 #include <stdexcept>
 
 namespace blockcheck {
 namespace {
 
-// The stages of `trace` that `given` carries (named in `names`), in the trace's order.
-Trace<Mpfr50> stages_named(const Trace<Mpfr50>& trace, const std::vector<std::string>& names) {
-    Trace<Mpfr50> kept;
-    for (const auto& [name, value] : trace)
-        if (std::find(names.begin(), names.end(), name) != names.end()) kept.add(name, value);
-    return kept;
-}
-
-std::vector<std::string> names_of(const Trace<Mpfr50>& trace) {
-    std::vector<std::string> names;
-    for (const auto& entry : trace) names.push_back(entry.first);
-    return names;
-}
-
-bool all_within(const std::vector<StageErrors>& stages) {
-    return std::all_of(stages.begin(), stages.end(), [](const StageErrors& s) { return s.within(); });
-}
-
-// The block's trace on the case with `mistake` made; nullopt when the mistake cannot be made on
-// it (a zero row with epsilon a tenth of zero, ...).
-std::optional<Trace<Mpfr50>> trace_with(const BlockCase<Mpfr50>& bc, const MistakeEntry& mistake) {
-    BlockCase<Mpfr50> changed = bc;
-    if (!make_porting_mistake(changed.config, mistake.id))
-        throw std::logic_error("data/mistakes.json: " + mistake.id +
-                               " is a port mistake that solutions/block/block_mistakes.hpp does not make");
-    Trace<Mpfr50> trace;
-    try {
-        block_case_forward(changed, &trace);
-    } catch (const std::domain_error&) {
-        return std::nullopt;
-    } catch (const std::invalid_argument&) {
-        return std::nullopt;
+std::vector<PortingMistake> expanded_catalogue() {
+    std::vector<PortingMistake> all;
+    for (const MistakeEntry& m : mistake_catalogue()) {
+        if (!m.port) continue;
+        if (m.parameter_values.empty()) all.push_back({&m, ""});
+        for (const std::string& value : m.parameter_values) all.push_back({&m, value});
     }
-    return trace;
+    return all;
 }
 
 }  // namespace
 
-MistakeSearch search_porting_mistakes(const BlockCase<Mpfr50>& bc, const Trace<Mpfr50>& given,
-                                      const Trace<Mpfr50>& reference, DType dtype, std::optional<double> rtol,
-                                      std::optional<double> atol) {
-    const MistakeRun run_with = [&bc](const MistakeEntry& mistake) { return trace_with(bc, mistake); };
-    return search_porting_mistakes(run_with, bc.config, bc.cached.size() + bc.input.rows, given, reference, dtype, rtol,
-                                   atol);
+const std::vector<PortingMistake>& porting_mistakes() {
+    static const std::vector<PortingMistake> all = expanded_catalogue();
+    return all;
+}
+
+StageJudge::StageJudge(const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, const BlockConfig<Mpfr50>& config,
+                       std::size_t keys, DType dtype, std::optional<double> rtol, std::optional<double> atol,
+                       std::optional<std::string> first_outside)
+    : given_(given), reference_(reference), config_(config), keys_(keys), dtype_(dtype), rtol_(rtol), atol_(atol),
+      first_(std::move(first_outside)) {}
+
+bool StageJudge::wants(const std::string& stage) const {
+    return std::any_of(given_.begin(), given_.end(), [&](const auto& entry) { return entry.first == stage; });
+}
+
+StageErrors StageJudge::errors(const std::string& stage, const Matrix<Mpfr50>& given,
+                               const Matrix<Mpfr50>& reference) const {
+    Trace<Mpfr50> one, against;
+    one.add(stage, given);
+    against.add(stage, reference);
+    const std::vector<StageErrors> stages = compare_stages(one, against, config_, keys_, dtype_, rtol_, atol_);
+    if (stages.empty()) throw std::logic_error("no stage " + stage + " to compare");
+    return stages.front();
+}
+
+// Visible: the run leaves the reference at a stage the given output carries. It fits the given
+// output while that one is within the reference wherever the run is (before the given output's
+// first departure), and within the run's tolerance at that departure and at the output.
+bool StageJudge::judge(const std::string& stage, const Matrix<Mpfr50>& value) {
+    const Matrix<Mpfr50>& given = given_.at(stage);
+    const bool leaves_reference = !errors(stage, value, reference_.at(stage)).within();
+    visible_ = visible_ || leaves_reference;
+    const bool telling = stage == first_ || stage == "output";
+    if (first_ && !past_first_ && !telling && leaves_reference) fits_ = false;  // the given output did not leave here
+    if (first_ && telling && fits_) {
+        const StageErrors against_run = errors(stage, given, value);
+        fits_ = against_run.within();
+        if (stage == first_) normwise_eps_ = against_run.normwise / epsilon(dtype_);
+        compared_output_ = compared_output_ || stage == "output";
+    }
+    past_first_ = past_first_ || stage == first_;
+    // Nothing left to learn: visible, and (with a departure to explain) shown not to fit it.
+    return !(visible_ && (!first_ || !fits_));
 }
 
 MistakeSearch search_porting_mistakes(const MistakeRun& run_with, const BlockConfig<Mpfr50>& config, std::size_t keys,
                                       const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, DType dtype,
-                                      std::optional<double> rtol, std::optional<double> atol) {
-    const std::vector<std::string> shown = names_of(given);
+                                      std::optional<double> rtol, std::optional<double> atol,
+                                      std::optional<double> budget_seconds) {
     const std::vector<StageErrors> against_reference = compare_stages(given, reference, config, keys, dtype, rtol, atol);
     const StageErrors* first = first_stage_outside(against_reference);
-    // Where the given output shows its mistake, and the output itself.
-    std::vector<std::string> telling{"output"};
-    if (first && first->name != "output") telling.insert(telling.begin(), first->name);
-    const Trace<Mpfr50> given_telling = stages_named(given, telling);
+    const std::optional<std::string> first_name = first ? std::optional(first->name) : std::nullopt;
+    const auto start = std::chrono::steady_clock::now();
+    auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
 
     MistakeSearch search;
-    for (const MistakeEntry& mistake : mistake_catalogue()) {
-        if (!mistake.port) continue;
-        const std::optional<Trace<Mpfr50>> with = run_with(mistake);
-        if (!with) continue;
-        ++search.tried;
-        const Trace<Mpfr50> seen = stages_named(*with, shown);
-        if (all_within(compare_stages(seen, reference, config, keys, dtype, rtol, atol))) {
-            search.not_visible.push_back(&mistake);
+    for (const PortingMistake& mistake : porting_mistakes()) {
+        if (!run_with.made(mistake)) {
+            search.not_made.push_back(mistake);
             continue;
         }
-        if (!first) continue;
-        const std::vector<StageErrors> against_mistake =
-            compare_stages(given_telling, *with, config, keys, dtype, rtol, atol);
-        if (all_within(against_mistake))
-            search.named.push_back({&mistake, first->name, against_mistake.front().normwise / epsilon(dtype)});
+        if (budget_seconds && seconds() > *budget_seconds) {
+            search.over_budget.push_back(mistake);
+            search.budget_seconds = *budget_seconds;
+            continue;
+        }
+        StageJudge judge(given, reference, config, keys, dtype, rtol, atol, first_name);
+        if (!run_with.run(mistake, judge)) {
+            search.not_made.push_back(mistake);
+            continue;
+        }
+        search.tried.push_back(mistake);
+        if (!judge.visible()) search.not_visible.push_back(mistake);
+        else if (first && judge.fits()) search.named.push_back({mistake, first->name, judge.normwise_eps()});
     }
     return search;
+}
+
+MistakeSearch search_porting_mistakes(const BlockCase<Mpfr50>& bc, const Trace<Mpfr50>& given,
+                                      const Trace<Mpfr50>& reference, DType dtype, std::optional<double> rtol,
+                                      std::optional<double> atol) {
+    const MistakeRun run_with{made_on(bc.config), [&bc](const PortingMistake& mistake, StageJudge& judge) {
+                                  BlockCase<Mpfr50> changed = bc;
+                                  make_porting_mistake(changed.config, mistake.key());
+                                  return run_judged<Mpfr50>(judge, [&](Trace<Mpfr50>& trace) {
+                                      block_case_forward(changed, &trace);
+                                  });
+                              }};
+    return search_porting_mistakes(run_with, bc.config, bc.cached.size() + bc.input.rows, given, reference, dtype, rtol,
+                                   atol);
 }
 
 std::string porting_mistakes_table() {
     std::string table = "| id | the one thing it changes | what a case needs to show it |\n|---|---|---|\n";
     for (const MistakeEntry& m : mistake_catalogue())
-        if (m.port) table += fmt::format("| `{}` | {} | {} |\n", m.id, m.changes.en, m.shown_by.en);
+        if (m.port) {
+            const std::string id = m.parameter.empty() ? m.id : m.id + "/{" + m.parameter + "}";
+            const std::string members =
+                m.parameter.empty() ? "" : fmt::format(" ({}: {})", m.parameter, fmt::join(m.parameter_values, ", "));
+            table += fmt::format("| `{}` | {}{} | {} |\n", id, m.changes.en, members, m.shown_by.en);
+        }
     return table;
 }
 

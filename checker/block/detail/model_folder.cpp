@@ -28,7 +28,6 @@ StoredType stored_type(DType dtype) {
     return StoredType::float32;
 }
 
-std::string shape_text(const std::vector<std::size_t>& shape) { return fmt::format("[{}]", fmt::join(shape, ", ")); }
 
 // A tensor's shape must be `expected` exactly.
 void check_shape(const TensorEntry& entry, const std::vector<std::size_t>& expected, const std::string& why) {

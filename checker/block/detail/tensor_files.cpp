@@ -7,6 +7,7 @@
 #include "checker/common/json_exact.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <xtensor/xadapt.hpp>
 #include <xtensor/xnpy.hpp>
 
@@ -119,6 +120,8 @@ const char* dtype_name(DType dtype) {
 
 // Rounds the significand to the type's bits (53, 24, 8, 11) with the current (nearest-even)
 // rounding mode; the values here stay well inside each type's normal range.
+std::string shape_text(const std::vector<std::size_t>& shape) { return fmt::format("[{}]", fmt::join(shape, ", ")); }
+
 double round_to(double x, DType dtype) {
     if (dtype == DType::float64 || !std::isfinite(x) || x == 0) return x;
     if (dtype == DType::float32) return static_cast<float>(x);
@@ -128,19 +131,29 @@ double round_to(double x, DType dtype) {
     return std::ldexp(std::nearbyint(std::ldexp(significand, bits)), exponent - bits);
 }
 
+// An integer element ('<i8' or '<i4', as numpy saves position_ids) as a double, exactly.
+double load_integer(const char* p, std::size_t width, const std::string& name) {
+    const std::int64_t x = width == 8 ? load_little_endian<std::int64_t>(p) : load_little_endian<std::int32_t>(p);
+    if (x > (std::int64_t(1) << 53) || x < -(std::int64_t(1) << 53))
+        throw InputFileError(name + ": the integer " + std::to_string(x) + " is beyond 2^53");
+    return static_cast<double>(x);
+}
+
 Tensor read_npy(const std::filesystem::path& file) {
     const std::string bytes = read_bytes(file);
     const std::string name = file.string();
     const NpyHeader header = read_npy_header(bytes, name);
     Tensor t;
-    if (header.descr == "<f8") t.dtype = DType::float64;
+    const bool integer = header.descr == "<i8" || header.descr == "<i4";
+    if (header.descr == "<f8" || integer) t.dtype = DType::float64;
     else if (header.descr == "<f4") t.dtype = DType::float32;
     else if (header.descr == "<f2") t.dtype = DType::float16;
     else
         throw InputFileError(name + ": dtype '" + header.descr +
-                             "' is not supported; save float64, float32 or float16 (little-endian), or bfloat16 as "
-                             ".safetensors");
-    const std::size_t width = element_bytes(t.dtype), available = bytes.size() - header.data_offset;
+                             "' is not supported; save float64, float32 or float16 (little-endian; int64 or int32 "
+                             "for positions), or bfloat16 as .safetensors");
+    const std::size_t width = header.descr == "<i4" ? 4 : element_bytes(t.dtype);
+    const std::size_t available = bytes.size() - header.data_offset;
     const std::size_t n = element_count(header.shape, available / width, name);
     if (n * width != available)
         throw InputFileError(fmt::format("{}: the header's shape needs {} bytes of data, the file holds {}", name,
@@ -148,11 +161,14 @@ Tensor read_npy(const std::filesystem::path& file) {
     t.shape = header.shape;
     t.values.resize(n);
     const char* data = bytes.data() + header.data_offset;
+    auto element = [&](std::size_t k) {
+        return integer ? load_integer(data + k * width, width, name) : load_element(data + k * width, t.dtype);
+    };
     if (!header.fortran_order) {
-        for (std::size_t k = 0; k < n; ++k) t.values[k] = load_element(data + k * width, t.dtype);
+        for (std::size_t k = 0; k < n; ++k) t.values[k] = element(k);
     } else {
         const std::vector<std::size_t> position = fortran_to_row_major(header.shape);  // C order whatever the file's
-        for (std::size_t k = 0; k < n; ++k) t.values[position[k]] = load_element(data + k * width, t.dtype);
+        for (std::size_t k = 0; k < n; ++k) t.values[position[k]] = element(k);
     }
     return t;
 }

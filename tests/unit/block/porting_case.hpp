@@ -90,13 +90,13 @@ inline MistakeSearch search_port(const nlohmann::ordered_json& json, const Plant
 
 inline std::vector<std::string> named_ids(const MistakeSearch& s) {
     std::vector<std::string> ids;
-    for (const NamedMistake& m : s.named) ids.push_back(m.mistake->id);
+    for (const NamedMistake& m : s.named) ids.push_back(m.mistake.key());
     return ids;
 }
 
 inline std::vector<std::string> not_visible_ids(const MistakeSearch& s) {
     std::vector<std::string> ids;
-    for (const MistakeEntry* m : s.not_visible) ids.push_back(m->id);
+    for (const PortingMistake& m : s.not_visible) ids.push_back(m.key());
     return ids;
 }
 

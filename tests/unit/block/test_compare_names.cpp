@@ -129,20 +129,39 @@ TEST_CASE("a mistake this case cannot show is listed as not visible, and none is
 }
 
 TEST_CASE("every porting mistake of the catalogue is made by the block's dispatcher") {
+    // a plain block, one scaled by llama3 and one by LongRoPE: every family member is made on one
+    BlockConfig<double> plain;
+    plain.head_dim = 4, plain.rms_norm_eps = 1e-6, plain.rope_theta = 500000;
+    BlockConfig<double> llama3 = plain, longrope = plain;
+    llama3.rope_scaling.type = RopeScalingType::llama3, llama3.rope_scaling.factor = 8;
+    llama3.rope_scaling.original_context = 8192;
+    longrope.rope_scaling = llama3.rope_scaling;
+    longrope.rope_scaling.type = RopeScalingType::longrope;
+    longrope.rope_scaling.long_factor = longrope.rope_scaling.short_factor = {1, 2};
     std::size_t ports = 0;
-    for (const MistakeEntry& m : mistake_catalogue()) {
-        CAPTURE(m.id);
-        BlockConfig<double> c;
-        c.head_dim = 4, c.rms_norm_eps = 1e-6, c.rope_theta = 500000;
+    for (const PortingMistake& m : porting_mistakes()) {
+        CAPTURE(m.key());
+        BlockConfig<double> a = plain, b = llama3, c = longrope;
         // every port entry is made; the dispatcher also makes the block's student slips (eps_omitted,
         // relu_for_silu, ...: the tutor's shared switches), which compare searches only when marked port
-        if (m.port) CHECK(make_porting_mistake(c, m.id));
-        if (m.port) CHECK_FALSE(m.shown_by.en.empty());
-        ports += m.port;
+        CHECK((make_porting_mistake(a, m.key()) || make_porting_mistake(b, m.key()) || make_porting_mistake(c, m.key())));
+        CHECK_FALSE(m.shown_by().en.empty());
+        CHECK(m.changes().en.find('{') == std::string::npos);  // a family's words name the member
+        ++ports;
     }
-    CHECK(ports >= 15);
-    BlockConfig<double> c;
+    CHECK(ports >= 15 + 7 + 4);
+    BlockConfig<double> c = llama3;
     CHECK_FALSE(make_porting_mistake(c, "no_such_mistake"));
+    CHECK_FALSE(make_porting_mistake(c, "weight_other_order/lm_head"));
+    CHECK_FALSE(make_porting_mistake(c, "rope_type_taken_as/llama3"));  // the type it is
+    CHECK_FALSE(make_porting_mistake(c, "rope_type_taken_as/longrope"));  // no family member: no lists to read
+    CHECK(make_porting_mistake(c, "rope_type_taken_as/yarn"));
+    CHECK(c.rope_scaling.type == RopeScalingType::yarn);
+    CHECK(c.rope_scaling.factor == 8);
+    CHECK(make_porting_mistake(c, "weight_other_order/up_proj"));
+    CHECK(c.weights_in_other_order == 1u << 5);
+    BlockConfig<double> unscaled = plain;
+    CHECK_FALSE(make_porting_mistake(unscaled, "rope_type_taken_as/linear"));
 }
 
 TEST_CASE("docs/check-your-implementation.md lists every porting mistake compare can name") {

@@ -104,12 +104,21 @@ TEST_CASE("crafted tensor files are refused naming the file") {
         write(dir.path / "x.npy", std::string("\x93NUMPY\x02\x00\xff\xff\xff\xff{", 13));
         CHECK_THROWS_WITH(read_npy(dir.path / "x.npy"), doctest::Contains("longer than the file"));
     }
-    SUBCASE("a .npy of integers") {
-        std::string header = "{'descr': '<i8', 'fortran_order': False, 'shape': (1,), }";
-        header += std::string(118 - header.size(), ' ') + "\n";
-        write(dir.path / "x.npy", std::string("\x93NUMPY\x01\x00", 8) + std::string(1, char(header.size())) + '\0' +
-                                      header + std::string(8, '\0'));
-        CHECK_THROWS_WITH(read_npy(dir.path / "x.npy"), doctest::Contains("dtype '<i8' is not supported"));
+    SUBCASE("a .npy of integers: int64 and int32 read exactly (position_ids), others refused") {
+        auto integers = [&](const std::string& descr, const std::string& data) {
+            std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (2,), }";
+            header += std::string(118 - header.size(), ' ') + "\n";
+            write(dir.path / "x.npy", std::string("\x93NUMPY\x01\x00", 8) + std::string(1, char(header.size())) +
+                                          '\0' + header + data);
+        };
+        integers("<i8", std::string("\x07\0\0\0\0\0\0\0\x00\x01\0\0\0\0\0\0", 16));
+        CHECK(read_npy(dir.path / "x.npy").values == std::vector<double>{7, 256});
+        integers("<i4", std::string("\xff\xff\xff\xff\x05\0\0\0", 8));
+        CHECK(read_npy(dir.path / "x.npy").values == std::vector<double>{-1, 5});
+        integers("<i8", std::string("\0\0\0\0\0\0\x40\0\x00\x01\0\0\0\0\0\0", 16));
+        CHECK_THROWS_WITH(read_npy(dir.path / "x.npy"), doctest::Contains("x.npy: the integer 18014398509481984 is beyond 2^53"));
+        integers("<u8", std::string(16, '\0'));
+        CHECK_THROWS_WITH(read_npy(dir.path / "x.npy"), doctest::Contains("dtype '<u8' is not supported"));
     }
 }
 
