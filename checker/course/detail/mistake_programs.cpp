@@ -87,6 +87,13 @@ std::string synthetic_output(const Exercise& e, const Values& values) {
     return out;
 }
 
+ExerciseResult judge_made_program(const Exercise& e, const InputList& inputs, const std::function<Values(const InputList&)>& make,
+                                  const std::string& student) {
+    ExerciseResult r = grade_output(e, inputs, synthetic_output(e, make(inputs)), {});
+    confirm_diagnoses(e, r, student, [&](const InputList& other) { return grade_output(e, other, synthetic_output(e, make(other)), {}); });
+    return r;
+}
+
 std::vector<MistakeProgram> mistake_programs(const fs::path& root) {
     std::vector<MistakeProgram> all;
     const fs::path dir = root / "tests" / "mistakes";
