@@ -227,9 +227,8 @@ std::vector<std::string> explanation_ids(const Explanation& explanation) {
     return ids;
 }
 
-// Names `explanation` on one part, when it is one of its parts and not named yet.
-static void name_on_part(PartResult& part, const Explanation& explanation) {
-    if (part.diagnosis || !part.diagnoses.empty() ||
+void name_explanation_on(PartResult& part, const Explanation& explanation) {
+    if (part.diagnosis || !part.diagnoses.empty() || part.follow_through ||
         std::find(explanation.parts.begin(), explanation.parts.end(), part.name) == explanation.parts.end())
         return;
     if (explanation.keys.size() == 1) part.diagnosis = named(explanation.keys.front());
@@ -238,7 +237,7 @@ static void name_on_part(PartResult& part, const Explanation& explanation) {
 }
 
 void name_explanation(std::vector<PartResult>& parts, const Explanation& explanation) {
-    for (PartResult& part : parts) name_on_part(part, explanation);
+    for (PartResult& part : parts) name_explanation_on(part, explanation);
 }
 
 // The single mistakes that explain the whole program, one explanation an id (its keys' parameters
@@ -270,7 +269,7 @@ std::vector<Explanation> diagnose_program(std::vector<GivenPart>& parts, const s
     std::vector<Explanation> found = single_explanations(parts, mistakes);
     if (found.empty() && pairs) found = pair_explanations(parts, mistakes, pairs);  // two at once, only now
     if (found.size() == 1) {  // one explanation of it all: named on each part it changes
-        for (GivenPart& p : parts) name_on_part(*p.result, found.front());
+        for (GivenPart& p : parts) name_explanation_on(*p.result, found.front());
         return {};
     }
     if (found.size() > 1) return found;  // alike here: the confirming runs tell them apart

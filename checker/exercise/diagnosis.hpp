@@ -65,9 +65,10 @@ struct Explanation {
 };
 // The ids it names: one, or a pair's two.
 std::vector<std::string> explanation_ids(const Explanation& explanation);
-// Names it on its parts: `diagnosis` for one mistake, `diagnoses` for two (a part already named
-// keeps its name).
+// Names it on its parts: `diagnosis` for one mistake, `diagnoses` for two (a part already named,
+// or following from the student's own earlier values, keeps what it was told).
 void name_explanation(std::vector<PartResult>& parts, const Explanation& explanation);
+void name_explanation_on(PartResult& part, const Explanation& explanation);
 
 // The answers of pairs of mistakes made at once (ExpectedAnswers::pair_mistakes), asked lazily.
 using PairAnswers = std::function<std::map<std::string, Values>(const std::vector<std::pair<std::string, std::string>>&)>;
@@ -78,6 +79,13 @@ using PairAnswers = std::function<std::map<std::string, Values>(const std::vecto
 // part the program got right, and together they change every wrong one.
 std::vector<Explanation> pair_explanations(const std::vector<GivenPart>& parts, const std::map<std::string, Values>& mistakes,
                                            const PairAnswers& pairs);
+
+// After the steps (diagnose_steps), where a wrong part is still unexplained: two at once
+// (pair_explanations), named on the parts nothing explains yet; candidates returned as by
+// diagnose_program. An exercise with steps tries pairs only here: a slip named on its own step,
+// from the student's own numbers, says more than a pair named on every part.
+std::vector<Explanation> diagnose_pairs(std::vector<GivenPart>& parts, const std::map<std::string, Values>& mistakes,
+                                        const PairAnswers& pairs);
 
 // Sets each part's diagnosis: the one explanation of the whole program (a single mistake, else a
 // pair) on the parts it changes; else a generic one per part (float_precision also on a correct but

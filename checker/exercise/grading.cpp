@@ -192,13 +192,15 @@ static std::vector<Explanation> diagnose(const Exercise& exercise, const InputLi
         } catch (const std::exception&) {
             // no mistakes' answers for these inputs: only the generic diagnoses
         }
-    std::vector<Explanation> candidates = diagnose_program(given, mistakes, [&](const auto& pairs) {
-        return exercise.expected->pair_mistakes(exercise, inputs, pairs);
-    });
-    if (any_wrong && !exercise.steps.empty())  // step by step, from the student's own numbers
+    const PairAnswers pairs = [&](const auto& tried) { return exercise.expected->pair_mistakes(exercise, inputs, tried); };
+    const bool stepwise = any_wrong && !exercise.steps.empty();
+    std::vector<Explanation> candidates = diagnose_program(given, mistakes, stepwise ? PairAnswers{} : pairs);
+    if (stepwise) {  // step by step, from the student's own numbers; then two at once, where still needed
         diagnose_steps(given, exercise.steps, [&](const Values& own) {
             return exercise.expected->answers_from_given(exercise, inputs, own);
         });
+        if (candidates.empty()) candidates = diagnose_pairs(given, mistakes, pairs);
+    }
     if (any_wrong && !exercise.properties.empty()) try {
             note_broken_properties(given, exercise.properties, parse_inputs(input_text(inputs), exercise.id + " inputs"));
         } catch (const std::exception&) {

@@ -64,10 +64,22 @@ bool shows(const Values& made, const Values& right, const std::vector<std::strin
     return false;
 }
 
-// True when every explanation changes an answer on the case and no two give the same answers.
+// True when the explanation's answers have no value where the right ones have: a program prints
+// something there (nan, inf) that says nothing either way.
+bool undefined_here(const Values& made, const Values& right) {
+    return std::any_of(made.begin(), made.end(), [&](const auto& answer) {
+        return std::holds_alternative<Undefined>(answer.second) && right.count(answer.first) &&
+               !std::holds_alternative<Undefined>(right.at(answer.first));
+    });
+}
+
+// True when every explanation changes an answer on the case, with values a program can print, and
+// no two give the same answers.
 bool tells_apart(const ConfirmingCase& c) {
     for (std::size_t i = 0; i < c.made.size(); ++i) {
-        if (c.made[i].empty() || !shows(c.made[i].front(), c.answers.answers)) return false;
+        if (c.made[i].empty() || !shows(c.made[i].front(), c.answers.answers) ||
+            undefined_here(c.made[i].front(), c.answers.answers))
+            return false;
         for (std::size_t j = 0; j < i; ++j)
             if (!c.made[j].empty() && same_answers(c.made[i].front(), c.made[j].front())) return false;
     }

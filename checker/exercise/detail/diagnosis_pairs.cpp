@@ -95,4 +95,16 @@ std::vector<Explanation> pair_explanations(const std::vector<GivenPart>& parts, 
     return found;
 }
 
+std::vector<Explanation> diagnose_pairs(std::vector<GivenPart>& parts, const std::map<std::string, Values>& mistakes,
+                                        const PairAnswers& pairs) {
+    const bool unexplained = std::any_of(parts.begin(), parts.end(), [](const GivenPart& p) {
+        return p.given && p.result->verdict == Verdict::wrong && named_diagnoses(*p.result).empty() && !p.result->follow_through;
+    });
+    if (!unexplained) return {};
+    std::vector<Explanation> found = pair_explanations(parts, mistakes, pairs);
+    if (found.size() != 1) return found;
+    for (GivenPart& p : parts) name_explanation_on(*p.result, found.front());
+    return {};
+}
+
 }  // namespace blockcheck
