@@ -97,13 +97,23 @@ std::vector<Explanation> pair_explanations(const std::vector<GivenPart>& parts, 
 
 std::vector<Explanation> diagnose_pairs(std::vector<GivenPart>& parts, const std::map<std::string, Values>& mistakes,
                                         const PairAnswers& pairs) {
+    // a wrong part with nothing said of it, or only a sign or a factor read off its value
     const bool unexplained = std::any_of(parts.begin(), parts.end(), [](const GivenPart& p) {
-        return p.given && p.result->verdict == Verdict::wrong && named_diagnoses(*p.result).empty() && !p.result->follow_through;
+        const auto said = named_diagnoses(*p.result);
+        return p.given && p.result->verdict == Verdict::wrong && !p.result->follow_through &&
+               (said.empty() || (said.size() == 1 && derived_from_expected(said.front().id)));
     });
     if (!unexplained) return {};
     std::vector<Explanation> found = pair_explanations(parts, mistakes, pairs);
     if (found.size() != 1) return found;
-    for (GivenPart& p : parts) name_explanation_on(*p.result, found.front());
+    for (GivenPart& p : parts) {
+        // a sign or a factor read off the value yields to the two mistakes that made it
+        const auto& its = found.front().parts;
+        if (p.result->diagnosis && derived_from_expected(p.result->diagnosis->id) &&
+            std::find(its.begin(), its.end(), p.spec->name) != its.end())
+            p.result->diagnosis.reset();
+        name_explanation_on(*p.result, found.front());
+    }
     return {};
 }
 
