@@ -22,18 +22,6 @@ std::string case_name(int seed) { return seed ? fmt::format("variant {}", seed) 
 
 InputList case_inputs(const Exercise& e, int seed) { return seed ? variant_inputs(e, std::uint64_t(seed)) : e.inputs; }
 
-// The answers a program making `made` (one mistake, or a pair) prints on these inputs: the
-// mistake's answers, the right ones where the reference cannot make it there.
-Values made_answers(const Exercise& e, const InputList& inputs, const std::vector<std::string>& made) {
-    const ExpectedCase c = expected_answers_and_mistakes(e, inputs);
-    if (made.size() == 2) {
-        const auto both = e.expected->pair_mistakes(e, inputs, {{made[0], made[1]}});
-        return both.empty() ? c.answers : both.begin()->second;
-    }
-    auto it = c.mistakes.find(made.front());
-    return it == c.mistakes.end() ? c.answers : it->second;
-}
-
 // The ids named on a result's parts, each once, in the parts' order.
 std::vector<std::string> ids_named(const ExerciseResult& r) {
     std::vector<std::string> ids;
@@ -45,7 +33,7 @@ std::vector<std::string> ids_named(const ExerciseResult& r) {
 
 MistakeProof::Program proof_program(const Exercise& e, std::vector<std::string> made, int seed) {
     const ExerciseResult r =
-        judge_made_program(e, case_inputs(e, seed), [&](const InputList& in) { return made_answers(e, in, made); }, proof_student);
+        judge_made_program(e, case_inputs(e, seed), [&](const InputList& in) { return made_program_answers(e, in, made); }, proof_student);
     return {std::move(made), case_name(seed), ids_named(r), false};
 }
 

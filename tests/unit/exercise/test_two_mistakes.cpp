@@ -30,19 +30,8 @@ std::set<std::string> told_ids(const ExerciseResult& r) {
     return ids;
 }
 
-// What a program making `made` (one mistake or a pair) prints on these inputs.
-Values program_answers(const Exercise& e, const InputList& inputs, const std::vector<std::string>& made) {
-    const ExpectedCase c = expected_answers_and_mistakes(e, inputs);
-    if (made.size() == 2) {
-        const auto both = e.expected->pair_mistakes(e, inputs, {{made[0], made[1]}});
-        return both.empty() ? c.answers : both.begin()->second;
-    }
-    auto it = c.mistakes.find(made.front());
-    return it == c.mistakes.end() ? c.answers : it->second;
-}
-
 ExerciseResult judged_made(const Exercise& e, const InputList& inputs, const std::vector<std::string>& made) {
-    return judge_made_program(e, inputs, [&](const InputList& in) { return program_answers(e, in, made); }, "test/" + e.id);
+    return judge_made_program(e, inputs, [&](const InputList& in) { return made_program_answers(e, in, made); }, "test/" + e.id);
 }
 
 // The program with mistake `id` made in `step` alone: every part before it right, the step from
@@ -105,7 +94,7 @@ InputList input_set_to(InputList inputs, const std::string& name, const std::str
 
 TEST_CASE("two at once: layers forgotten and GiB taken as GB, where no single mistake explains the program, are named both") {
     const Exercise& e = shipped_exercises().at("kv_cache_sizes");
-    const Values both = program_answers(e, e.inputs, {"layers_forgotten", "gib_as_gb"});
+    const Values both = made_program_answers(e, e.inputs, {"layers_forgotten", "gib_as_gb"});
     const ExpectedCase c = expected_answers_and_mistakes(e, e.inputs);
     REQUIRE_FALSE(same_answers(both, c.answers));
     const ExerciseResult r = judged_made(e, e.inputs, {"layers_forgotten", "gib_as_gb"});
@@ -121,7 +110,7 @@ TEST_CASE("two at once: layers forgotten and GiB taken as GB, where no single mi
 TEST_CASE("two at once: with no steps to judge them one by one, the pair is named together in `diagnoses`") {
     Exercise e = shipped_exercises().at("kv_cache_sizes");
     e.steps.clear();
-    const Values made = program_answers(e, e.inputs, {"layers_forgotten", "gib_as_gb"});
+    const Values made = made_program_answers(e, e.inputs, {"layers_forgotten", "gib_as_gb"});
     const ExerciseResult r = grade_output(e, e.inputs, synthetic_output(e, made), {});
     for (const PartResult& p : r.parts) {
         CAPTURE(p.name);
@@ -152,7 +141,7 @@ TEST_CASE("confirmation: two mistakes alike on the book's inputs are told apart 
     e.inputs = input_set_to(e.inputs, "layers", "2");  // one layer forgotten of two: the bytes halved, as the factor 2
     for (const std::string id : {"layers_forgotten", "kv_factor_forgotten"}) {
         CAPTURE(id);
-        const Values made = program_answers(e, e.inputs, {id});
+        const Values made = made_program_answers(e, e.inputs, {id});
         const ExerciseResult book = grade_output(e, e.inputs, synthetic_output(e, made), {});
         CHECK(told_ids(book).empty());  // alike here: candidates, named on no part
         REQUIRE(book.candidates.size() == 2);
@@ -170,7 +159,7 @@ TEST_CASE("confirmation: two mistakes alike on the book's inputs are told apart 
 
 TEST_CASE("confirmation: a named mistake the program does not repeat on other inputs is dropped") {
     const Exercise& e = shipped_exercises().at("kv_cache_sizes");
-    const Values book = program_answers(e, e.inputs, {"layers_forgotten"});
+    const Values book = made_program_answers(e, e.inputs, {"layers_forgotten"});
     // the book's numbers of the slip printed whatever the inputs: no mistake reproduces them
     ExerciseResult r = grade_output(e, e.inputs, synthetic_output(e, book), {});
     REQUIRE(told_ids(r) == std::set<std::string>{"layers_forgotten"});
@@ -213,7 +202,7 @@ TEST_CASE("tutor property: random (exercise, mistake, step) programs made by the
         CAPTURE(row.id);
         CAPTURE(step);
         auto make = [&](const InputList& in) {
-            return step.empty() ? program_answers(e, in, {row.id}) : step_slip_program(e, in, row.id, step, feeds);
+            return step.empty() ? made_program_answers(e, in, {row.id}) : step_slip_program(e, in, row.id, step, feeds);
         };
         if (!differs_beyond_float(make(row.inputs), right)) continue;  // a change of float's size: told as float
         const ExerciseResult r = judge_made_program(e, row.inputs, make, "test/" + e.id);
@@ -245,7 +234,7 @@ TEST_CASE("tutor property: a random pair of mistakes where no single one fits is
         CAPTURE(pair.first);
         CAPTURE(pair.second);
         const ExpectedCase c = expected_answers_and_mistakes(*e, e->inputs);
-        const Values made = program_answers(*e, e->inputs, {pair.first, pair.second});
+        const Values made = made_program_answers(*e, e->inputs, {pair.first, pair.second});
         // where a single mistake gives the same answers, the pair is that mistake
         if (std::any_of(c.mistakes.begin(), c.mistakes.end(), [&](const auto& m) { return same_answers(made, m.second); }))
             continue;
