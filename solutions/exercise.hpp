@@ -26,8 +26,9 @@ struct InputError : std::runtime_error {
 // asked to make on purpose.
 class Inputs {
 public:
+    // `mistake`: one catalogue id, or two made at once joined by '+' ("a+b").
     explicit Inputs(const Values& values, std::string mistake = {}, const Values* given = nullptr)
-        : values_(values), mistake_(std::move(mistake)), given_(given) {}
+        : values_(values), mistakes_(split_mistakes(mistake)), given_(given) {}
 
     // A step from the student's own numbers: the value a student printed for answer `name`, given to
     // the reference so that the steps after it are computed from it (nullptr: compute it). A
@@ -45,21 +46,24 @@ public:
     Real given_or(const std::string& name, Real computed) const;
 
     // True when the answers are to be computed with this mistake made: exactly one thing changed
-    // in the block. Asking records that this reference knows the mistake.
+    // in the block (two, for a pair). Asking records that this reference knows the mistake.
     bool mistake(std::string_view id) const {
         if (probe_) probe_->asked.emplace(id);
-        if (mistake_.empty() || id != mistake_) return false;
-        return consulted_ = true;
+        for (std::size_t i = 0; i < mistakes_.size(); ++i)
+            if (id == mistakes_[i]) return consulted_[i] = true;
+        return false;
     }
-    // Hands the mistake asked for (if any) to a mechanism's switch, `make(id)`: true when the id is
+    // Hands each mistake asked for (if any) to a mechanism's switch, `make(id)`: true when the id is
     // one of that mechanism's and it made it. So a switch reaches every exercise running it.
     template <class Switch>
     bool mistake_on(Switch&& make) const {
         if (probe_)  // which candidates this switch makes (it changes what it switches: the probe's answers are dropped)
             for (const std::string& id : probe_->candidates)
                 if (make(std::string_view(id))) probe_->asked.insert(id);
-        if (mistake_.empty() || !make(std::string_view(mistake_))) return false;
-        return consulted_ = true;
+        bool made = false;
+        for (std::size_t i = 0; i < mistakes_.size(); ++i)
+            if (make(std::string_view(mistakes_[i]))) made = consulted_[i] = true;
+        return made;
     }
 
     // A run that makes no mistake and records every id the reference asks about (and every
@@ -69,8 +73,10 @@ public:
         std::set<std::string, std::less<>> asked;
     };
     void probe(Probe* p) { probe_ = p; }
-    // Whether the reference asked for the mistake it was given (so its answers show it).
-    bool mistake_consulted() const { return consulted_; }
+    // Whether the reference asked for every mistake it was given (so its answers show them all).
+    bool mistake_consulted() const {
+        return !mistakes_.empty() && consulted_[0] && (mistakes_.size() == 1 || consulted_[1]);
+    }
 
     const Real& number(const std::string& name) const { return get<Real>(name, "a number"); }
     long integer(const std::string& name) const;  // a number that must be a whole number
@@ -86,11 +92,18 @@ private:
         if (auto* v = std::get_if<V>(&it->second)) return *v;
         throw InputError("input '" + name + "' should be " + what);
     }
+    // "a+b" -> {a, b}; "a" -> {a}; "" -> {}.
+    static std::vector<std::string> split_mistakes(const std::string& key) {
+        if (key.empty()) return {};
+        const auto plus = key.find('+');
+        if (plus == std::string::npos) return {key};
+        return {key.substr(0, plus), key.substr(plus + 1)};
+    }
     const Values& values_;
-    std::string mistake_;
+    std::vector<std::string> mistakes_;  // none, one, or the two of a pair
     const Values* given_ = nullptr;
     Probe* probe_ = nullptr;
-    mutable bool consulted_ = false;
+    mutable bool consulted_[2] = {false, false};
 };
 
 inline Matrix<Real> Inputs::given_or(const std::string& name, Matrix<Real> computed) const {
@@ -191,6 +204,15 @@ struct ReferenceAnswers {
     Values expected;
     std::map<std::string, Values> mistakes;  // mistake id -> answers
 };
+
+// Two mistakes made at once.
+using MistakePair = std::pair<std::string, std::string>;
+
+// The answers of exercise `id` for `inputs` with each pair of `pairs` made at once (Inputs given
+// "a+b"), for the pairs the reference makes (it consults both switches); a pair that cannot be
+// made on these inputs is left out.
+std::map<MistakePair, Values> reference_pair_answers(const std::string& id, const Values& inputs,
+                                                     const std::vector<MistakePair>& pairs);
 
 // The answers of exercise `id` for `inputs`, with the mistakes listed (those the reference does
 // not compute are left out) and the generic input mistakes when an input is in degrees (named

@@ -173,6 +173,21 @@ Values reference_answers(const std::string& id, const Values& inputs) { return c
 
 void forget_reference_runs() { run_cache().clear(); }
 
+std::map<MistakePair, Values> reference_pair_answers(const std::string& id, const Values& inputs,
+                                                     const std::vector<MistakePair>& pairs) {
+    std::map<MistakePair, Values> made;
+    for (const auto& [a, b] : pairs) {
+        try {
+            Run both = cached_run(id, inputs, a + "+" + b);
+            if (!both.consulted) continue;  // the two are alternatives of one choice: never made together
+            made.emplace(MistakePair{a, b}, std::move(both.values));
+        } catch (const std::exception&) {
+            // the two cannot be made together on these inputs
+        }
+    }
+    return made;
+}
+
 ReferenceAnswers reference_answers_with_mistakes(const std::string& id, const Values& inputs,
                                                  const std::vector<std::string>& mistakes, const Values& given) {
     auto reference = [&](const Values& in) { return cached_run(id, in, {}, given).values; };

@@ -47,6 +47,7 @@ int validate(const Context& context, const std::vector<std::string>& ids, bool r
         if (ids.empty() || std::find(ids.begin(), ids.end(), file.stem().string()) != ids.end())
             for (Problem& p : check_definition_text(context.root, file)) problems.push_back(std::move(p));
     std::size_t checked = 0;
+    Text proof;  // what the tutor named on the programs the reference makes
     try {
         const ExerciseSet set = ExerciseSet::load(context.root);
         RunSettings run;
@@ -62,6 +63,7 @@ int validate(const Context& context, const std::vector<std::string>& ids, bool r
             for (Problem& p : check_exercise(context.root, *e, run, ValidateSettings{})) problems.push_back(std::move(p));
             ++checked;
         }
+        proof = proof_summary(chosen, ValidateSettings{}.mistake_seeds);
     } catch (const InputFileError& error) {
         // A definition that does not load: a problem of its own unless a line above names its file.
         const std::string what = error.what();
@@ -71,6 +73,7 @@ int validate(const Context& context, const std::vector<std::string>& ids, bool r
         if (!explained) problems.push_back({"data/exercises", "(loading)", {what, what}});
     }
     for (const Problem& p : problems) fmt::print("{}\n", problem_line(p, lang));
+    if (!proof.en.empty()) fmt::print("{}\n", proof.in(lang));
     if (problems.empty())
         fmt::print("{}\n", lang == Lang::zh ? fmt::format("{} 道题全部通过检查。", checked)
                                             : fmt::format("{} exercises valid.", checked));

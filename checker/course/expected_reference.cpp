@@ -30,6 +30,15 @@ public:
         return made(exercise, inputs, given);
     }
 
+    std::map<std::string, Values> pair_mistakes(const Exercise& exercise, const InputList& inputs,
+                                                const std::vector<std::pair<std::string, std::string>>& pairs) const override {
+        const Values values = parse_inputs(input_text(inputs), exercise.id + " inputs");
+        std::map<std::string, Values> made;
+        for (const auto& [pair, answers] : reference_pair_answers(exercise.id, values, pairs))
+            made.emplace(mistake_pair_key(pair.first, pair.second), rounded(answers));
+        return made;
+    }
+
 private:
     static ExpectedCase made(const Exercise& exercise, const InputList& inputs, const Values& given) {
         const Values values = parse_inputs(input_text(inputs), exercise.id + " inputs");

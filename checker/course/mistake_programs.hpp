@@ -14,6 +14,7 @@
 #include "checker/exercise/grading.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,5 +42,15 @@ std::vector<std::string> mistake_program_faults(const std::filesystem::path& roo
 // its line, numbers to 17 significant digits (%.16e), integers whole. The program the property
 // checks feed the judge (a mistake's answers made by the reference), with no compile.
 std::string synthetic_output(const Exercise& exercise, const Values& values);
+
+// The answers a program making `made` (one mistake, or a pair made at once) prints on these
+// inputs: the mistake's answers, the right ones where the reference cannot make it there.
+Values made_program_answers(const Exercise& exercise, const InputList& inputs, const std::vector<std::string>& made);
+
+// A program the reference makes (`make`: its answers on any inputs), judged as grade judges a
+// compiled one but with no compile: its synthetic_output on `inputs` graded, then what it is told
+// confirmed on variants seeded from `student` (confirm_diagnoses), where it prints what `make` gives.
+ExerciseResult judge_made_program(const Exercise& exercise, const InputList& inputs,
+                                  const std::function<Values(const InputList&)>& make, const std::string& student);
 
 }  // namespace blockcheck

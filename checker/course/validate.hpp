@@ -52,7 +52,38 @@ struct MistakeCoverage {
 };
 MistakeCoverage mistake_coverage(const Exercise& exercise, int seeds);
 
-// docs/mistake-coverage.md: the matrix exercise x mistake x book/variants, from mistake_coverage.
+// The proof that the tutor names what it should and nothing else (issue 34): for every mistake of
+// mistake_coverage that shows on some case, a program printing its answers (on the first case it
+// shows on, and on any other inputs: judge_made_program); for a sample of pairs of them, a program
+// making both at once where neither alone gives its answers. What the judge named on each.
+struct MistakeProof {
+    struct Program {
+        std::vector<std::string> made;   // one mistake, or a pair's two
+        std::string where;               // "the book's inputs" or "variant N"
+        std::vector<std::string> named;  // the ids named on its parts, each once, in the parts' order
+        bool twin = false;               // a single no case tells from another: naming none is right
+    };
+    std::vector<Program> singles, pairs;
+};
+// At most this many pairs an exercise, spread over its mistakes in the catalogue's order.
+inline constexpr int proof_pairs = 6;
+MistakeProof mistake_proof(const Exercise& exercise, int seeds);
+
+// How the judge did on one program: named right (all it made, nothing else), partly (one of a
+// pair's two, nothing else), wrong (a mistake it did not make: a false word), or none.
+enum class ProofOutcome { right, partly, wrong, none };
+ProofOutcome proof_outcome(const MistakeProof::Program& program);
+
+// Coverage (named right / made), precision (named right / named) and abstentions (none named),
+// for single mistakes and for pairs, over the exercises: validate's last lines.
+Text proof_summary(const std::vector<const Exercise*>& exercises, int seeds);
+
+// validate's problems of the proof: a program told a mistake it did not make, a single not named
+// that another case tells from every other mistake.
+void check_mistake_proof(const Exercise& exercise, const std::string& file, int seeds, std::vector<Problem>& out);
+
+// docs/mistake-coverage.md: the matrix exercise x mistake x book/variants, from mistake_coverage,
+// with what the proof named and its totals.
 std::string coverage_doc(const std::vector<const Exercise*>& exercises, int seeds);
 
 // "data/exercises/ch25/x.json: hints[1].zh: missing" in the reader's language.

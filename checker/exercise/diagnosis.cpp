@@ -215,24 +215,64 @@ std::vector<std::string> explaining_mistakes(const std::vector<GivenPart>& parts
     return keys;
 }
 
-void diagnose_program(std::vector<GivenPart>& parts, const std::map<std::string, Values>& mistakes) {
-    const std::vector<std::string> keys = explaining_mistakes(parts, mistakes);
-    std::set<std::string> ids;
-    std::string parameters;
-    for (const std::string& key : keys) {
-        ids.insert(mistake_id(key));
-        if (!mistake_parameter(key).empty())
-            parameters += (parameters.empty() ? "" : " / ") + mistake_parameter(key);
-    }
-    if (ids.size() == 1) {  // one mistake explains it all: named on each part it changes
-        const std::string key = *ids.begin() + (parameters.empty() ? "" : "/" + parameters);
-        const Values& values = mistakes.at(keys.front());
-        for (GivenPart& p : parts) {
-            auto made = values.find(p.spec->name);
-            if (p.given && made != values.end() && changes(*p.spec, made->second, *p.expected)) p.result->diagnosis = named(key);
-        }
+bool fits_value(const AnswerSpec& spec, const Reading& given, const Value& value) { return fits(spec, given, value); }
+
+bool changes_value(const AnswerSpec& spec, const Value& mistaken, const Value& expected) {
+    return changes(spec, mistaken, expected);
+}
+
+std::vector<std::string> explanation_ids(const Explanation& explanation) {
+    std::vector<std::string> ids;
+    for (const std::string& key : explanation.keys) ids.push_back(mistake_id(key));
+    return ids;
+}
+
+void name_explanation_on(PartResult& part, const Explanation& explanation) {
+    if (part.diagnosis || !part.diagnoses.empty() || part.follow_through ||
+        std::find(explanation.parts.begin(), explanation.parts.end(), part.name) == explanation.parts.end())
         return;
+    if (explanation.keys.size() == 1) part.diagnosis = named(explanation.keys.front());
+    else
+        for (const std::string& key : explanation.keys) part.diagnoses.push_back(named(key));
+}
+
+void name_explanation(std::vector<PartResult>& parts, const Explanation& explanation) {
+    for (PartResult& part : parts) name_explanation_on(part, explanation);
+}
+
+// The single mistakes that explain the whole program, one explanation an id (its keys' parameters
+// merged: pi typed as 3.14 or 3.1416 gives the same numbers at the digits printed).
+static std::vector<Explanation> single_explanations(const std::vector<GivenPart>& parts,
+                                                    const std::map<std::string, Values>& mistakes) {
+    std::map<std::string, std::vector<std::string>> keys;  // id -> its explaining keys
+    for (const std::string& key : explaining_mistakes(parts, mistakes))
+        if (!is_mistake_pair(key)) keys[mistake_id(key)].push_back(key);
+    std::vector<Explanation> found;
+    for (const auto& [id, same] : keys) {
+        std::string parameters;
+        for (const std::string& key : same)
+            if (!mistake_parameter(key).empty()) parameters += (parameters.empty() ? "" : " / ") + mistake_parameter(key);
+        Explanation e{{id + (parameters.empty() ? "" : "/" + parameters)}, {}};
+        const Values& values = mistakes.at(same.front());
+        for (const GivenPart& p : parts) {
+            auto made = values.find(p.spec->name);
+            if (p.given && p.expected && made != values.end() && changes(*p.spec, made->second, *p.expected))
+                e.parts.push_back(p.spec->name);
+        }
+        found.push_back(std::move(e));
     }
+    return found;
+}
+
+std::vector<Explanation> diagnose_program(std::vector<GivenPart>& parts, const std::map<std::string, Values>& mistakes,
+                                          const PairAnswers& pairs) {
+    std::vector<Explanation> found = single_explanations(parts, mistakes);
+    if (found.empty() && pairs) found = pair_explanations(parts, mistakes, pairs);  // two at once, only now
+    if (found.size() == 1) {  // one explanation of it all: named on each part it changes
+        for (GivenPart& p : parts) name_explanation_on(*p.result, found.front());
+        return {};
+    }
+    if (found.size() > 1) return found;  // alike here: the confirming runs tell them apart
     const bool any_wrong = std::any_of(parts.begin(), parts.end(), [](const GivenPart& p) {
         return p.given && p.result->verdict == Verdict::wrong;
     });
@@ -245,7 +285,7 @@ void diagnose_program(std::vector<GivenPart>& parts, const std::map<std::string,
             if (r.inexact && float_sized && !any_wrong) p.result->diagnosis = named("float_precision");
             continue;
         }
-        if (r.verdict != Verdict::wrong || !ids.empty()) continue;  // two mistakes fit: neither is named
+        if (r.verdict != Verdict::wrong) continue;
         // a declared mistake that fits this part but not the program: the value is no evidence
         const bool coincides = std::any_of(mistakes.begin(), mistakes.end(), [&](const auto& m) {
             auto made = m.second.find(p.spec->name);
@@ -253,9 +293,10 @@ void diagnose_program(std::vector<GivenPart>& parts, const std::map<std::string,
                    fits(*p.spec, p.given->value, made->second);
         });
         if (coincides) continue;
-        const std::vector<std::string> found = generic_fits(*p.spec, r, p.given->value, *p.expected);
-        if (found.size() == 1) p.result->diagnosis = named(found.front());
+        const std::vector<std::string> generic = generic_fits(*p.spec, r, p.given->value, *p.expected);
+        if (generic.size() == 1) p.result->diagnosis = named(generic.front());
     }
+    return {};
 }
 
 }  // namespace blockcheck
@@ -325,6 +366,14 @@ bool same_answer(const Value& a, const Value& b) {
         return true;
     }
     return format_value(a, 20) == format_value(b, 20);
+}
+
+bool same_answers(const Values& a, const Values& b) {
+    for (const auto& [name, value] : a) {
+        const auto other = b.find(name);
+        if (other == b.end() || !same_answer(value, other->second)) return false;
+    }
+    return true;
 }
 
 std::vector<Diagnosis> named_diagnoses(const PartResult& part) {

@@ -5,9 +5,10 @@
 //
 // Never a false word: a mistake the reference makes is named only when it explains the whole
 // program: every part it changes has the mistake's value (within the declared precision), every
-// part it leaves alone is right. Two that fit equally are both left unnamed. A generic mistake
-// (a sign, a factor, a 32-bit wrap) is read off one part, and only when no declared mistake
-// partly fits the program.
+// part it leaves alone is right. Only when no single mistake does, two made at once may (both are
+// named). Two explanations that fit alike are named on no part until runs on other inputs tell
+// them apart (grading.hpp: confirm_diagnoses). A generic mistake (a sign, a factor, a 32-bit
+// wrap) is read off one part, and only when no declared mistake partly fits the program.
 #pragma once
 
 #include "checker/exercise/answer_compare.hpp"
@@ -50,9 +51,48 @@ struct GivenPart {
 std::vector<std::string> explaining_mistakes(const std::vector<GivenPart>& parts,
                                              const std::map<std::string, Values>& mistakes);
 
-// Sets each part's diagnosis: the one mistake that explains the whole program on the parts it
-// changes, else a generic one per part (float_precision also on a correct but inexact part).
-void diagnose_program(std::vector<GivenPart>& parts, const std::map<std::string, Values>& mistakes);
+// True when what was read fits `value` at the part's precision (booleans, choices: equal).
+bool fits_value(const AnswerSpec& spec, const Reading& given, const Value& value);
+// True when a mistake's value of a part would not pass as the right one.
+bool changes_value(const AnswerSpec& spec, const Value& mistaken, const Value& expected);
+
+// What explains a whole program: one mistake (its keys of alike parameters merged:
+// "pi_truncated/3.14 / 3.1416"), or two made at once (a pair's two keys), and the parts it changes.
+struct Explanation {
+    std::vector<std::string> keys;
+    std::vector<std::string> parts;
+    bool operator==(const Explanation&) const = default;
+};
+// The ids it names: one, or a pair's two.
+std::vector<std::string> explanation_ids(const Explanation& explanation);
+// Names it on its parts: `diagnosis` for one mistake, `diagnoses` for two (a part already named,
+// or following from the student's own earlier values, keeps what it was told).
+void name_explanation(std::vector<PartResult>& parts, const Explanation& explanation);
+void name_explanation_on(PartResult& part, const Explanation& explanation);
+
+// The answers of pairs of mistakes made at once (ExpectedAnswers::pair_mistakes), asked lazily.
+using PairAnswers = std::function<std::map<std::string, Values>(const std::vector<std::pair<std::string, std::string>>&)>;
+
+// The pairs of mistakes made by a switch whose answers made together (`pairs`) explain the whole
+// program. Called only when no single mistake does, and only of the pairs that can (not every
+// pair of the catalogue): one of the two explains some wrong part on its own, neither changes a
+// part the program got right, and together they change every wrong one.
+std::vector<Explanation> pair_explanations(const std::vector<GivenPart>& parts, const std::map<std::string, Values>& mistakes,
+                                           const PairAnswers& pairs);
+
+// After the steps (diagnose_steps), where a wrong part is still unexplained: two at once
+// (pair_explanations), named on the parts nothing explains yet; candidates returned as by
+// diagnose_program. An exercise with steps tries pairs only here: a slip named on its own step,
+// from the student's own numbers, says more than a pair named on every part.
+std::vector<Explanation> diagnose_pairs(std::vector<GivenPart>& parts, const std::map<std::string, Values>& mistakes,
+                                        const PairAnswers& pairs);
+
+// Sets each part's diagnosis: the one explanation of the whole program (a single mistake, else a
+// pair) on the parts it changes; else a generic one per part (float_precision also on a correct but
+// inexact part). When two or more explain it alike, none is named and they are returned: the
+// candidates confirm_diagnoses tells apart on other inputs.
+std::vector<Explanation> diagnose_program(std::vector<GivenPart>& parts, const std::map<std::string, Values>& mistakes,
+                                          const PairAnswers& pairs = {});
 
 // Which parts feed which (Exercise::steps), in the answers' order.
 using Steps = std::vector<std::pair<std::string, std::vector<std::string>>>;
@@ -83,6 +123,8 @@ void note_broken_properties(std::vector<GivenPart>& parts, const std::map<std::s
 // other kinds equal): a mistake whose answers differ from the right ones only by the reference's
 // own rounding (a RoPE offset the dot product cancels) changes nothing.
 bool same_answer(const Value& a, const Value& b);
+// The same for every answer of `a` (each present in `b`).
+bool same_answers(const Values& a, const Values& b);
 
 // True when a mistake's value would not pass as the right one at the part's declared precision
 // (an angle modulo a full turn): a student making it is graded wrong there.

@@ -176,6 +176,19 @@ std::optional<ExpectedCase> DataAnswers::answers_from_given(const Exercise& exer
 
 }  // namespace
 
+std::string mistake_pair_key(const std::string& a, const std::string& b) { return a + "+" + b; }
+
+bool is_mistake_pair(const std::string& key) { return key.find('+') != std::string::npos; }
+
+std::map<std::string, Values> ExpectedAnswers::pair_mistakes(const Exercise& exercise, const InputList& inputs,
+                                                             const std::vector<std::pair<std::string, std::string>>& pairs) const {
+    std::map<std::string, Values> made;
+    const ExpectedCase carried = answers_and_mistakes(exercise, inputs);
+    for (const auto& [a, b] : pairs)
+        if (auto it = carried.mistakes.find(mistake_pair_key(a, b)); it != carried.mistakes.end()) made.insert(*it);
+    return made;
+}
+
 std::string expected_text(const Value& value) { return format_value(value, expected_digits); }
 
 Value expected_value(const std::string& text) { return to_value(parse_reading(text)); }

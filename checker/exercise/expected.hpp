@@ -51,9 +51,18 @@ public:
     virtual std::optional<ExpectedCase> answers_from_given(const Exercise&, const InputList&, const Values&) const {
         return std::nullopt;
     }
+    // The answers with two mistakes made at once, for each pair of `pairs` the provider can make on
+    // these inputs, by mistake_pair_key. Asked only when no single mistake explains a program. The
+    // full edition asks the reference; by default, the pairs answers_and_mistakes carries.
+    virtual std::map<std::string, Values> pair_mistakes(const Exercise& exercise, const InputList& inputs,
+                                                        const std::vector<std::pair<std::string, std::string>>& pairs) const;
     // The variant seeds it can grade, when it cannot grade every seed.
     virtual std::optional<std::vector<std::uint64_t>> carried_variants() const { return std::nullopt; }
 };
+
+// The key two mistakes made at once are filed under, "a+b"; is_mistake_pair tells such a key.
+std::string mistake_pair_key(const std::string& a, const std::string& b);
+bool is_mistake_pair(const std::string& key);
 
 // This program's provider, what ExerciseSet::load(root) grades with. The student side only
 // declares it; each program defines it once, and so picks its edition by what it links: the

@@ -174,9 +174,10 @@ std::optional<std::string> closest_name(std::string_view name, const std::vector
 }
 
 // The whole program's diagnosis (diagnosis.hpp): the mistakes' answers (the reference once more
-// per declared mistake) are computed only when some part is wrong.
-static void diagnose(const Exercise& exercise, const InputList& inputs, const ProgramOutput& parsed,
-                     const Values& expected, std::vector<PartResult>& parts) {
+// per declared mistake) are computed only when some part is wrong, a pair's only when no single
+// mistake explains the program. Returns the candidates it could not tell apart.
+static std::vector<Explanation> diagnose(const Exercise& exercise, const InputList& inputs, const ProgramOutput& parsed,
+                                         const Values& expected, std::vector<PartResult>& parts) {
     std::vector<GivenPart> given;
     bool any_wrong = false;
     for (std::size_t i = 0; i < parts.size() && i < exercise.answers.size(); ++i) {
@@ -192,15 +193,20 @@ static void diagnose(const Exercise& exercise, const InputList& inputs, const Pr
         } catch (const std::exception&) {
             // no mistakes' answers for these inputs: only the generic diagnoses
         }
-    diagnose_program(given, mistakes);
-    if (any_wrong && !exercise.steps.empty())  // step by step, from the student's own numbers
+    const PairAnswers pairs = [&](const auto& tried) { return exercise.expected->pair_mistakes(exercise, inputs, tried); };
+    const bool stepwise = any_wrong && !exercise.steps.empty();
+    std::vector<Explanation> candidates = diagnose_program(given, mistakes, stepwise ? PairAnswers{} : pairs);
+    if (stepwise) {  // step by step, from the student's own numbers; then two at once, where still needed
         diagnose_steps(given, exercise.steps, [&](const Values& own) {
             return exercise.expected->answers_from_given(exercise, inputs, own);
         });
+        if (candidates.empty()) candidates = diagnose_pairs(given, mistakes, pairs);
+    }
     if (any_wrong && !exercise.properties.empty()) try {
             note_broken_properties(given, exercise.properties, parse_inputs(input_text(inputs), exercise.id + " inputs"));
         } catch (const std::exception&) {
         }
+    return candidates;
 }
 
 ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, std::string_view output,
@@ -231,7 +237,8 @@ ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, s
             r.parts.push_back(grade_part(spec, given == parsed.answers.end() ? nullptr : &given->second, want->second, options));
         }
     }
-    if (options.tutor) diagnose(exercise, inputs, parsed, expected, r.parts);
+    if (options.tutor) r.candidates = diagnose(exercise, inputs, parsed, expected, r.parts);
+    r.output = std::string(output);
     if (options.follow_through)
         for (PartResult& p : r.parts)
             if (p.follow_through) p.score = *p.follow_through;
@@ -334,72 +341,6 @@ void mark_hard_coded(ExerciseResult& book, const ExerciseResult& variant, const 
         }
         // computed, but wrong on these inputs: say where, and what the variant's own diagnosis said
         part.notes.push_back(variant_failed_note(book.id, variant, *other, inputs));
-    }
-}
-
-// What mistake `id` does to `parts` on these inputs: nothing a grade can see (its values pass as
-// the right ones at each part's precision, an angle modulo a full turn), a wrong value, or no value
-// where the right answer has one (a zero denominator: whatever a program making it prints there,
-// nan or a crash, these inputs cannot tell it from the mistake).
-enum class Showing { hidden, shows, undefined };
-static Showing mistake_showing(const Exercise& exercise, const InputList& inputs, const std::string& id,
-                               const std::set<std::string>& parts) {
-    Showing showing = Showing::hidden;
-    try {
-        const ExpectedCase c = expected_answers_and_mistakes(exercise, inputs);
-        for (const auto& [key, values] : c.mistakes) {
-            if (mistake_id(key) != id) continue;
-            for (const AnswerSpec& spec : exercise.answers) {
-                if (!parts.count(spec.name) || !values.count(spec.name) || !c.answers.count(spec.name)) continue;
-                const Value &made = values.at(spec.name), &right = c.answers.at(spec.name);
-                if (std::holds_alternative<Undefined>(made) && !std::holds_alternative<Undefined>(right))
-                    return Showing::undefined;
-                if (mistake_changes(spec, made, right)) showing = Showing::shows;
-            }
-        }
-    } catch (const std::exception&) {
-    }
-    return showing;
-}
-
-void confirm_diagnoses(const Exercise& exercise, ExerciseResult& result, const std::string& student,
-                       const std::function<ExerciseResult(const InputList&)>& rerun) {
-    if (exercise.variants.empty()) return;
-    std::map<std::string, std::set<std::string>> named;  // id -> the parts it is named on
-    for (const PartResult& p : result.parts)
-        for (const Diagnosis& d : named_diagnoses(p))
-            if (!derived_from_expected(d.id)) named[d.id].insert(p.name);  // a sign, a factor: read off the value
-    if (named.empty()) return;
-    const auto carried = exercise.expected->carried_variants();
-    if (carried && carried->empty()) return;
-    std::set<std::string> refuted;
-    for (int k = 0; k < confirming_variants; ++k) {
-        std::uint64_t seed = variant_seed(student + "/confirm/" + std::to_string(k), exercise.id);
-        if (carried) seed = (*carried)[seed % carried->size()];
-        const InputList inputs = variant_inputs(exercise, seed);
-        const ExerciseResult other = rerun(inputs);
-        for (const auto& [id, parts] : named) {
-            if (refuted.count(id)) continue;
-            const bool again = std::any_of(other.parts.begin(), other.parts.end(), [&](const PartResult& p) {
-                const auto all = named_diagnoses(p);
-                return std::any_of(all.begin(), all.end(), [&](const Diagnosis& d) { return d.id == id; });
-            });
-            if (again) continue;
-            const Showing showing = mistake_showing(exercise, inputs, id, parts);
-            if (showing == Showing::undefined) continue;
-            // not repeated: consistent only where the mistake changes nothing and the program is right
-            // there, or the step follows from the program's own earlier values there (it cannot tell)
-            const bool shows = showing == Showing::shows;
-            const bool consistent = std::all_of(other.parts.begin(), other.parts.end(), [&](const PartResult& p) {
-                return !parts.count(p.name) || p.follow_through.has_value() || (p.verdict == Verdict::correct && !shows);
-            });
-            if (!consistent) refuted.insert(id);
-        }
-    }
-    // never named by coincidence: a mistake the program does not repeat on other inputs is dropped
-    for (PartResult& p : result.parts) {
-        if (p.diagnosis && refuted.count(p.diagnosis->id)) p.diagnosis.reset();
-        std::erase_if(p.diagnoses, [&](const Diagnosis& d) { return refuted.count(d.id) > 0; });
     }
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "checker/compile/compile.hpp"
+#include "checker/exercise/diagnosis.hpp"
 #include "checker/exercise/exercise_set.hpp"
 #include "checker/exercise/protocol.hpp"
 
@@ -31,6 +32,9 @@ struct ExerciseResult {
     double compile_seconds = 0, run_seconds = 0;
     ProgramCosts cost;   // what judge_program spent on it
     std::string output;  // what the program printed on `parts`' inputs
+    // Explanations that fit the program alike on these inputs, named on no part: confirm_diagnoses
+    // names the one its runs on other inputs keep, if exactly one (never shown otherwise).
+    std::vector<Explanation> candidates;
     std::vector<std::filesystem::path> stored;  // the cache files its compile wrote (none when cached)
 
     const PartResult* first_failing_part() const;
@@ -79,11 +83,16 @@ void mark_hard_coded(ExerciseResult& book, const ExerciseResult& variant, const 
 // Variants a named mistake must reproduce the student's numbers on.
 inline constexpr int confirming_variants = 2;
 
-// Confirms every mistake named in `result` that is made rather than read off the expected value on
-// `confirming_variants` variants seeded from `student` and the exercise (in the student edition,
-// among the variants it carries): `rerun` grades the same program on other inputs; a mistake is
-// kept when it is named there again, or changes nothing there and the program is right there.
-// Otherwise it is dropped: two inputs tell the candidates apart, or nothing is named.
+// Confirms every explanation named in `result` (a mistake made rather than read off the expected
+// value, or two made at once) and decides between its candidates, on `confirming_variants`
+// variants seeded from `student` and the exercise (in the student edition, among the variants it
+// carries), chosen among the first few seeded ones to tell the explanations apart (each changes
+// an answer there, and no two give the same answers). `rerun` grades the same program on other
+// inputs; an explanation holds there when it is named there again (or is a candidate there), or
+// its answers there are the program's, or it changes nothing there and the program is right there.
+// A named one that does not hold is dropped; of the candidates, the one that holds everywhere is
+// named when it is the only one, otherwise none is. Deterministic: the same student, exercise and
+// program give the same inputs and the same words.
 void confirm_diagnoses(const Exercise& exercise, ExerciseResult& result, const std::string& student,
                        const std::function<ExerciseResult(const InputList&)>& rerun);
 

@@ -141,7 +141,7 @@ std::string render_parts(const Exercise& exercise, const ExerciseResult& result,
             out += fmt::format("    {:<{}}  {}{}\n", "", width, tr(lang, "likely mistake: ", "可能的错误："),
                                p.diagnosis->message.in(lang));
         for (const Diagnosis& d : p.diagnoses)
-            out += fmt::format("    {:<{}}  {}{}\n", "", width, tr(lang, "likely mistake (one of two): ", "可能的错误（两个之一）："),
+            out += fmt::format("    {:<{}}  {}{}\n", "", width, tr(lang, "likely mistake (two made at once): ", "可能的错误（同时犯了两个）："),
                                d.message.in(lang));
         for (const Text& note : p.notes) out += fmt::format("    {:<{}}  {}\n", "", width, note.in(lang));
     }

@@ -87,6 +87,23 @@ std::string synthetic_output(const Exercise& e, const Values& values) {
     return out;
 }
 
+Values made_program_answers(const Exercise& e, const InputList& inputs, const std::vector<std::string>& made) {
+    const ExpectedCase c = expected_answers_and_mistakes(e, inputs);
+    if (made.size() == 2) {
+        const auto both = e.expected->pair_mistakes(e, inputs, {{made[0], made[1]}});
+        return both.empty() ? c.answers : both.begin()->second;
+    }
+    auto it = c.mistakes.find(made.front());
+    return it == c.mistakes.end() ? c.answers : it->second;
+}
+
+ExerciseResult judge_made_program(const Exercise& e, const InputList& inputs, const std::function<Values(const InputList&)>& make,
+                                  const std::string& student) {
+    ExerciseResult r = grade_output(e, inputs, synthetic_output(e, make(inputs)), {});
+    confirm_diagnoses(e, r, student, [&](const InputList& other) { return grade_output(e, other, synthetic_output(e, make(other)), {}); });
+    return r;
+}
+
 std::vector<MistakeProgram> mistake_programs(const fs::path& root) {
     std::vector<MistakeProgram> all;
     const fs::path dir = root / "tests" / "mistakes";

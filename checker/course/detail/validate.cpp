@@ -119,61 +119,11 @@ const Values* mistaken_answers(const ExpectedCase& answers, const std::string& i
     return nullptr;
 }
 
-// Alike far below any printed digit (same_answer): a mistake that changes an answer only by the
-// reference's own rounding changes nothing.
-bool same_answers(const Values& a, const Values& b) {
-    for (const auto& [name, value] : a) {
-        const auto other = b.find(name);
-        if (other == b.end() || !same_answer(value, other->second)) return false;
-    }
-    return true;
-}
-
 // True when the mistake's answers differ from the right ones somewhere.
 bool changes_an_answer(const ExpectedCase& answers, const std::string& id) {
     for (const auto& [key, values] : answers.mistakes)
         if (mistake_id(key) == id && !same_answers(values, answers.answers)) return true;
     return false;
-}
-
-// Every mistake the reference makes on this exercise (it runs the mechanism the mistake switches)
-// and that changes an answer on the book's inputs or one of the first `seeds` variants, fed back
-// as a double program's output with no compile, is named on the parts it changes and nothing else
-// is named; a mistake no case tells from another (mistake_coverage's identical pairs) may be left
-// unnamed but never gets the other's name.
-void check_mistakes_named(const Exercise& e, const std::string& file, int seeds, std::vector<Problem>& out) {
-    const MistakeCoverage coverage = mistake_coverage(e, seeds);
-    for (const MistakeCoverage::Row& row : coverage.rows) {
-        if (!row.book && row.variants.empty()) continue;
-        const InputList inputs = row.book ? e.inputs : variant_inputs(e, std::uint64_t(row.variants.front()));
-        ExpectedCase answers;
-        try {
-            answers = e.expected->answers_and_mistakes(e, inputs);
-        } catch (const std::exception&) {
-            continue;  // reported by check_references
-        }
-        const Values* made = mistaken_answers(answers, row.id);
-        if (!made) continue;
-        const bool twin = std::any_of(coverage.identical.begin(), coverage.identical.end(),
-                                      [&](const auto& pair) { return pair.first == row.id || pair.second == row.id; });
-        const ExerciseResult r = grade_output(e, inputs, synthetic_output(e, *made), {});
-        bool named = false;
-        std::string others;
-        for (const PartResult& p : r.parts)
-            for (const Diagnosis& d : named_diagnoses(p)) {
-                if (d.id == row.id) named = true;
-                else if (!twin && d.id != "float_precision") others += (others.empty() ? "" : ", ") + p.name + ": " + d.id;
-            }
-        const std::string where = row.book ? "the book's inputs" : fmt::format("variant {}", row.variants.front());
-        if (!others.empty())
-            out.push_back({file, "mistakes." + row.id,
-                           {fmt::format("its own answers on {} are told another mistake ({})", where, others),
-                            fmt::format("它在{}上的答案被诊断为另一个错误（{}）", row.book ? "书中的输入" : where, others)}});
-        else if (!named && !twin)
-            out.push_back({file, "mistakes." + row.id,
-                           {fmt::format("its own answers on {} are not named", where),
-                            fmt::format("它在{}上的答案没有被诊断出来", row.book ? "书中的输入" : where)}});
-    }
 }
 
 // An exercise with numeric answers runs at least `least` mechanisms' mistakes that show on its
@@ -359,7 +309,7 @@ std::vector<Problem> check_exercise(const fs::path& root, const Exercise& e, con
                                     const ValidateSettings& settings) {
     std::vector<Problem> out;
     check_references(e, settings, relative_to(root, e.file), out);
-    check_mistakes_named(e, relative_to(root, e.file), settings.mistake_seeds, out);
+    check_mistake_proof(e, relative_to(root, e.file), settings.mistake_seeds, out);
     check_mechanism_mistakes(e, relative_to(root, e.file), settings.mistake_seeds, out);
     check_mechanisms_drawn(e, relative_to(root, e.file), settings.mistake_seeds, out);
     check_template(root, e, run, out);
@@ -424,35 +374,6 @@ MistakeCoverage mistake_coverage(const Exercise& e, int seeds) {
                 coverage.identical.emplace_back(a.id, b.id);
     const std::lock_guard lock(mutex);
     return known.emplace(key, coverage).first->second;
-}
-
-std::string coverage_doc(const std::vector<const Exercise*>& exercises, int seeds) {
-    std::string doc = fmt::format(
-        "# Where each mistake shows\n\n"
-        "Written by `blockcheck validate --coverage` (a test keeps it true). A mistake belongs to the mechanism "
-        "it switches: every exercise whose reference runs that mechanism makes it, with no declaration. For "
-        "every exercise, each mistake its reference makes: whether it changes an answer on the book's inputs, "
-        "and on how many of the first {} variants (a mistake made but changing nothing there is listed with "
-        "0). Pairs no case tells apart are listed after the table; such a program is named neither. Mistakes "
-        "an exercise excludes are listed with its reason. A mistake read off the expected value (a sign, a "
-        "factor, a 32-bit wrap) shows wherever its part is not zero and is not listed.\n",
-        seeds);
-    for (const Exercise* e : exercises) {
-        const MistakeCoverage coverage = mistake_coverage(*e, seeds);
-        if (coverage.rows.empty() && e->mistakes_excluded.empty()) continue;
-        doc += fmt::format("\n## {}\n\n| mistake | book | variants 1-{} |\n|---|---|---|\n", e->id, seeds);
-        for (const MistakeCoverage::Row& row : coverage.rows)
-            doc += fmt::format("| `{}` | {} | {}/{} |\n", row.id, row.book ? "yes" : "no", row.variants.size(),
-                               e->variants.empty() ? 0 : seeds);
-        if (!coverage.identical.empty()) {
-            doc += "\nNo case tells apart:";
-            for (const auto& [a, b] : coverage.identical) doc += fmt::format(" `{}` and `{}`;", a, b);
-            doc.back() = '.';
-            doc += "\n";
-        }
-        for (const auto& [id, reason] : e->mistakes_excluded) doc += fmt::format("\nExcluded `{}`: {}\n", id, reason.en);
-    }
-    return doc;
 }
 
 }  // namespace blockcheck

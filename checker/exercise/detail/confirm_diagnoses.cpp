@@ -1,0 +1,211 @@
+// Confirmation on other inputs (grading.hpp: confirm_diagnoses): an explanation named on the
+// book's inputs, or one of several that fit there alike, must reproduce the program's numbers on
+// variants chosen to tell the explanations apart. Never named by coincidence.
+#include "checker/exercise/grading.hpp"
+#include "checker/exercise/variants.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace blockcheck {
+namespace {
+
+// Seeded variants looked at to find `confirming_variants` that tell the explanations apart.
+constexpr int confirming_tries = 6;
+
+// The explanations named on the parts, a mistake read off the expected value left out (a sign, a
+// factor: the value itself is the evidence): one per id, or per pair, with the parts it is named on.
+std::vector<Explanation> named_explanations(const ExerciseResult& result) {
+    std::vector<Explanation> found;
+    auto add = [&](std::vector<std::string> ids, const std::string& part) {
+        auto same = std::find_if(found.begin(), found.end(), [&](const Explanation& e) { return e.keys == ids; });
+        if (same == found.end()) found.push_back({std::move(ids), {part}});
+        else same->parts.push_back(part);
+    };
+    for (const PartResult& p : result.parts) {
+        if (p.diagnosis && !derived_from_expected(p.diagnosis->id)) add({p.diagnosis->id}, p.name);
+        if (p.diagnoses.size() == 2) add({p.diagnoses[0].id, p.diagnoses[1].id}, p.name);
+    }
+    return found;
+}
+
+// One case's right answers and what each explanation makes of them.
+struct ConfirmingCase {
+    InputList inputs;
+    ExpectedCase answers;
+    std::vector<std::vector<Values>> made;  // per explanation: the answers of each of its keys (none: not made here)
+};
+
+// The answers an explanation gives on a case: each key of its one mistake (pi typed short, to any
+// of its lengths), or its pair's.
+std::vector<Values> explanation_answers(const Exercise& exercise, const InputList& inputs, const ExpectedCase& c,
+                                        const Explanation& x) {
+    std::vector<Values> all;
+    if (x.keys.size() == 2) {
+        try {
+            for (auto& [key, values] : exercise.expected->pair_mistakes(exercise, inputs, {{x.keys[0], x.keys[1]}}))
+                all.push_back(values);
+        } catch (const std::exception&) {
+        }
+        return all;
+    }
+    const std::string id = mistake_id(x.keys.front());
+    for (const auto& [key, values] : c.mistakes)
+        if (!is_mistake_pair(key) && mistake_id(key) == id) all.push_back(values);
+    return all;
+}
+
+// True when some answer of `made` differs from the right one far above the reference's rounding.
+bool shows(const Values& made, const Values& right, const std::vector<std::string>& parts = {}) {
+    for (const auto& [name, value] : made)
+        if ((parts.empty() || std::find(parts.begin(), parts.end(), name) != parts.end()) && right.count(name) &&
+            !same_answer(value, right.at(name)))
+            return true;
+    return false;
+}
+
+// True when some answer of `made` on `parts` would not pass as the right one at its part's declared
+// precision (an angle modulo a full turn): a program making the slip is graded wrong there.
+bool graded_apart(const Exercise& exercise, const Values& made, const Values& right, const std::vector<std::string>& parts) {
+    for (const AnswerSpec& spec : exercise.answers) {
+        if (std::find(parts.begin(), parts.end(), spec.name) == parts.end()) continue;
+        auto m = made.find(spec.name);
+        auto r = right.find(spec.name);
+        if (m != made.end() && r != right.end() && mistake_changes(spec, m->second, r->second)) return true;
+    }
+    return false;
+}
+
+// True when the explanation's answers have no value where the right ones have: a program prints
+// something there (nan, inf) that says nothing either way.
+bool undefined_here(const Values& made, const Values& right) {
+    return std::any_of(made.begin(), made.end(), [&](const auto& answer) {
+        return std::holds_alternative<Undefined>(answer.second) && right.count(answer.first) &&
+               !std::holds_alternative<Undefined>(right.at(answer.first));
+    });
+}
+
+// True when every explanation changes an answer on the case, with values a program can print, and
+// no two give the same answers.
+bool tells_apart(const ConfirmingCase& c) {
+    for (std::size_t i = 0; i < c.made.size(); ++i) {
+        if (c.made[i].empty() || !shows(c.made[i].front(), c.answers.answers) ||
+            undefined_here(c.made[i].front(), c.answers.answers))
+            return false;
+        for (std::size_t j = 0; j < i; ++j)
+            if (!c.made[j].empty() && same_answers(c.made[i].front(), c.made[j].front())) return false;
+    }
+    return true;
+}
+
+// The confirming cases: of the first `confirming_tries` variants seeded from the student and the
+// exercise (in the student edition, among those it carries), the first `confirming_variants` that
+// tell the explanations apart, completed in seed order by those that do not.
+std::vector<ConfirmingCase> confirming_cases(const Exercise& exercise, const std::string& student,
+                                             const std::vector<Explanation>& all) {
+    const auto carried = exercise.expected->carried_variants();
+    std::vector<ConfirmingCase> apart, rest;
+    std::set<std::string> seen;
+    for (int k = 0; k < confirming_tries && static_cast<int>(apart.size()) < confirming_variants; ++k) {
+        std::uint64_t seed = variant_seed(student + "/confirm/" + std::to_string(k), exercise.id);
+        if (carried) seed = (*carried)[seed % carried->size()];
+        ConfirmingCase c{variant_inputs(exercise, seed), {}, {}};
+        if (!seen.insert(case_key(c.inputs)).second) continue;
+        try {
+            c.answers = expected_answers_and_mistakes(exercise, c.inputs);
+        } catch (const std::exception&) {
+            continue;  // no answers here: no evidence either way
+        }
+        for (const Explanation& x : all) c.made.push_back(explanation_answers(exercise, c.inputs, c.answers, x));
+        (tells_apart(c) ? apart : rest).push_back(std::move(c));
+    }
+    for (std::size_t i = 0; apart.size() < static_cast<std::size_t>(confirming_variants) && i < rest.size(); ++i)
+        apart.push_back(std::move(rest[i]));
+    return apart;
+}
+
+// True when `ids` are all named on some part of `other`, or are one of its candidates.
+bool named_again(const ExerciseResult& other, const std::vector<std::string>& ids) {
+    std::set<std::string> there;
+    for (const PartResult& p : other.parts)
+        for (const Diagnosis& d : named_diagnoses(p)) there.insert(d.id);
+    if (std::all_of(ids.begin(), ids.end(), [&](const std::string& id) { return there.count(id) > 0; })) return true;
+    return std::any_of(other.candidates.begin(), other.candidates.end(),
+                       [&](const Explanation& c) { return explanation_ids(c) == ids; });
+}
+
+// True when one of the answer sets `made` explains the program's output on the case (every part it
+// changes has its value, every other part is right: explaining_mistakes).
+bool reproduces(const Exercise& exercise, const ExerciseResult& other, const ConfirmingCase& c, const std::vector<Values>& made) {
+    const ProgramOutput printed = parse_program_output(other.output);
+    std::vector<PartResult> results = other.parts;
+    std::vector<GivenPart> parts;
+    for (std::size_t i = 0; i < exercise.answers.size() && i < results.size(); ++i) {
+        auto line = printed.answers.find(exercise.answers[i].name);
+        auto want = c.answers.answers.find(exercise.answers[i].name);
+        parts.push_back({&exercise.answers[i], &results[i], line == printed.answers.end() ? nullptr : &line->second,
+                         want == c.answers.answers.end() ? nullptr : &want->second});
+    }
+    std::map<std::string, Values> candidates;
+    for (std::size_t i = 0; i < made.size(); ++i) candidates.emplace(std::to_string(i), made[i]);
+    return !explaining_mistakes(parts, candidates).empty();
+}
+
+// True when explanation `x` (the `index`th) holds on the case the program gave `other` on: named
+// there again, its answers there the program's, or changing nothing on its parts there, where the
+// program is right (or follows from its own earlier values: a case cannot tell).
+bool holds_on(const Exercise& exercise, const Explanation& x, std::size_t index, const ConfirmingCase& c,
+              const ExerciseResult& other) {
+    if (named_again(other, explanation_ids(x))) return true;
+    const std::vector<Values>& made = c.made[index];
+    if (!made.empty() && reproduces(exercise, other, c, made)) return true;
+    // no value where the right answer has one (a zero denominator): whatever the program prints
+    // there, nan or a crash, cannot tell it from the explanation
+    if (std::any_of(made.begin(), made.end(), [&](const Values& v) { return undefined_here(v, c.answers.answers); }))
+        return true;
+    const bool changes_there = std::any_of(made.begin(), made.end(), [&](const Values& v) { return graded_apart(exercise, v, c.answers.answers, x.parts); });
+    return std::all_of(other.parts.begin(), other.parts.end(), [&](const PartResult& p) {
+        const bool its = std::find(x.parts.begin(), x.parts.end(), p.name) != x.parts.end();
+        return !its || p.follow_through.has_value() || (p.verdict == Verdict::correct && !changes_there);
+    });
+}
+
+// Takes the refuted explanations' names off the parts.
+void unname(ExerciseResult& result, const std::vector<Explanation>& refuted) {
+    auto is_refuted = [&](const std::vector<std::string>& ids) {
+        return std::any_of(refuted.begin(), refuted.end(), [&](const Explanation& x) { return x.keys == ids; });
+    };
+    for (PartResult& p : result.parts) {
+        if (p.diagnosis && is_refuted({p.diagnosis->id})) p.diagnosis.reset();
+        if (p.diagnoses.size() == 2 && is_refuted({p.diagnoses[0].id, p.diagnoses[1].id})) p.diagnoses.clear();
+    }
+}
+
+}  // namespace
+
+void confirm_diagnoses(const Exercise& exercise, ExerciseResult& result, const std::string& student,
+                       const std::function<ExerciseResult(const InputList&)>& rerun) {
+    const std::vector<Explanation> named = named_explanations(result);
+    const std::vector<Explanation> candidates = std::move(result.candidates);
+    result.candidates.clear();  // shown only once confirmed
+    const auto carried = exercise.expected->carried_variants();
+    if (exercise.variants.empty() || (carried && carried->empty()) || (named.empty() && candidates.empty())) return;
+    std::vector<Explanation> all = named;
+    all.insert(all.end(), candidates.begin(), candidates.end());
+    std::vector<bool> held(all.size(), true);
+    for (const ConfirmingCase& c : confirming_cases(exercise, student, all)) {
+        const ExerciseResult other = rerun(c.inputs);
+        for (std::size_t i = 0; i < all.size(); ++i) held[i] = held[i] && holds_on(exercise, all[i], i, c, other);
+    }
+    std::vector<Explanation> refuted;
+    for (std::size_t i = 0; i < named.size(); ++i)
+        if (!held[i]) refuted.push_back(named[i]);
+    unname(result, refuted);
+    // of the candidates, the one the other inputs keep, and only when it is the only one
+    std::vector<const Explanation*> kept;
+    for (std::size_t i = named.size(); i < all.size(); ++i)
+        if (held[i]) kept.push_back(&all[i]);
+    if (kept.size() == 1) name_explanation(result.parts, *kept.front());
+}
+
+}  // namespace blockcheck
