@@ -40,7 +40,7 @@ Real declared_unit(const Precision& precision, const Real& expected, const Real&
 struct Bounds {
     Real declared;   // half a unit of the declared last place
     Real slack;      // a few double rounding errors: 64 * 2^-52 * scale
-    Real single;     // a few float rounding errors: 8 * 2^-24 * scale (a right program in float)
+    Real single;     // a few float rounding errors of the element: 8 * 2^-24 * max(|expected|, 1)
     Real tolerance;  // what applies: max(declared, slack, single), or the written digits for answer_decimal
     Real written;    // half a unit of the last digit the text gives: what printing it rounded away
     bool held_to_written = false;  // more digits than a double holds (answer_decimal): held to them all
@@ -57,9 +57,9 @@ Bounds bounds_for(const DecimalAnatomy& digits, const Real& expected, const Real
     // scale = max(|expected element|, largest |element| of the whole expected part, 1)
     const Real scale = std::max({abs(expected), part_max, Real(1)});
     b.slack = Real(64) * double_epsilon() * scale;
-    // a right computation in float keeps about 7 digits of the scale, whatever the places asked:
+    // a right computation in float keeps about 7 digits of each element, whatever the places asked:
     // it passes, with the note that float arithmetic lost the rest (inexact_note)
-    b.single = Real(8) * float_rounding() * scale;
+    b.single = Real(4) * float_rounding() * std::max(abs(expected), Real(1));
     b.tolerance = std::max({b.declared, b.slack, b.single});
     b.written = Real(0.5) * pow(Real(10), Real(-digits.decimals()));
     if (digits.significant() > 17) {
