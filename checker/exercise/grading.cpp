@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 #include <csignal>
+#include <limits>
 #include <cstring>
 
 namespace blockcheck {
@@ -209,6 +210,50 @@ static std::vector<Explanation> diagnose(const Exercise& exercise, const InputLi
     return candidates;
 }
 
+// The largest magnitude of a numeric value, and 1: the scale float rounding is relative to.
+static Real float_scale(const Value& v) {
+    using std::abs;
+    Real scale = 1;
+    auto see = [&](const Real& x) { scale = std::max(scale, Real(abs(x))); };
+    if (auto* x = std::get_if<Real>(&v)) see(*x);
+    if (auto* vec = std::get_if<Vector<Real>>(&v)) std::for_each(vec->begin(), vec->end(), see);
+    if (auto* m = std::get_if<Matrix<Real>>(&v)) std::for_each(m->values.begin(), m->values.end(), see);
+    return scale;
+}
+
+// A right computation in float: a part wrong by no more than float rounding leaves (32 x 2^-24 of
+// the part's scale: a sine of a large angle in float loses that much) where no catalogue mistake
+// fits it (the diagnosis found nothing but float_precision, or only that the part follows from
+// earlier parts wrong the same way) earns its points, with the note that float lost digits.
+static void forgive_float_rounding(const Exercise& exercise, const Values& expected, std::vector<PartResult>& parts) {
+    const Real allowance = Real(32) * Real(std::numeric_limits<float>::epsilon()) / 2;
+    // a part that follows from earlier ones is float's only when no earlier part names a slip
+    const bool slip_named = std::any_of(parts.begin(), parts.end(), [](const PartResult& p) {
+        return !p.diagnoses.empty() || (p.diagnosis && p.diagnosis->id != "float_precision");
+    });
+    for (std::size_t i = 0; i < parts.size() && i < exercise.answers.size(); ++i) {
+        PartResult& p = parts[i];
+        const AnswerSpec& spec = exercise.answers[i];
+        auto want = expected.find(spec.name);
+        const bool only_float = (!p.diagnosis || p.diagnosis->id == "float_precision") && p.diagnoses.empty();
+        if (p.verdict != Verdict::wrong || !only_float || !p.abs_error || want == expected.end() ||
+            spec.kind == AnswerKind::integer || Real(*p.abs_error) > allowance * float_scale(want->second))
+            continue;
+        if (!p.diagnosis && (!p.follow_through || slip_named)) continue;  // not float-sized, or following a slip
+        const Text asked = spec.precision.describe();
+        p.verdict = Verdict::correct;
+        p.score = p.max_score;
+        p.follow_through.reset();
+        p.notes.clear();
+        p.inexact = true;
+        p.diagnosis = Diagnosis{"float_precision", mistake_message("float_precision")};
+        p.message = {fmt::format("correct within float rounding ({} asked: float arithmetic keeps about 7 digits, "
+                                 "off by {:.1e} here)", asked.en, *p.abs_error),
+                     fmt::format("在 float 舍入误差之内，判为正确（要求 {}：float 运算只保留约 7 位有效数字，这里差了 {:.1e}）",
+                                 asked.zh, *p.abs_error)};
+    }
+}
+
 ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, std::string_view output,
                             const AnswerCompareOptions& options) {
     ExpectedCase reference;
@@ -237,7 +282,10 @@ ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, s
             r.parts.push_back(grade_part(spec, given == parsed.answers.end() ? nullptr : &given->second, want->second, options));
         }
     }
-    if (options.tutor) r.candidates = diagnose(exercise, inputs, parsed, expected, r.parts);
+    if (options.tutor) {
+        r.candidates = diagnose(exercise, inputs, parsed, expected, r.parts);
+        forgive_float_rounding(exercise, expected, r.parts);
+    }
     r.output = std::string(output);
     if (options.follow_through)
         for (PartResult& p : r.parts)
