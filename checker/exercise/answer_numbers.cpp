@@ -18,7 +18,6 @@ namespace {
 // ---- numbers -----------------------------------------------------------------------------
 
 Real double_epsilon() { return Real(std::numeric_limits<double>::epsilon()); }  // 2^-52, exact
-Real float_rounding() { return Real(std::numeric_limits<float>::epsilon()) / 2; }  // 2^-24, exact
 Real reference_epsilon() {
     static const Real value = parse_real<Real>("1e-45");
     return value;
@@ -40,8 +39,7 @@ Real declared_unit(const Precision& precision, const Real& expected, const Real&
 struct Bounds {
     Real declared;   // half a unit of the declared last place
     Real slack;      // a few double rounding errors: 64 * 2^-52 * scale
-    Real single;     // a few float rounding errors of the element: 8 * 2^-24 * max(|expected|, 1)
-    Real tolerance;  // what applies: max(declared, slack, single), or the written digits for answer_decimal
+    Real tolerance;  // what applies: max(declared, slack), or the written digits for answer_decimal
     Real written;    // half a unit of the last digit the text gives: what printing it rounded away
     bool held_to_written = false;  // more digits than a double holds (answer_decimal): held to them all
     // An error beyond both double rounding and the rounding of the digits printed: something in
@@ -57,10 +55,7 @@ Bounds bounds_for(const DecimalAnatomy& digits, const Real& expected, const Real
     // scale = max(|expected element|, largest |element| of the whole expected part, 1)
     const Real scale = std::max({abs(expected), part_max, Real(1)});
     b.slack = Real(64) * double_epsilon() * scale;
-    // a right computation in float keeps about 7 digits of each element, whatever the places asked:
-    // it passes, with the note that float arithmetic lost the rest (inexact_note)
-    b.single = Real(4) * float_rounding() * std::max(abs(expected), Real(1));
-    b.tolerance = std::max({b.declared, b.slack, b.single});
+    b.tolerance = std::max(b.declared, b.slack);
     b.written = Real(0.5) * pow(Real(10), Real(-digits.decimals()));
     if (digits.significant() > 17) {
         // written out on purpose beyond a double: tol = max(half a unit of its last digit, 1e-45 * scale)

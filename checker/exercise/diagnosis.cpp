@@ -389,8 +389,10 @@ void diagnose_steps(std::vector<GivenPart>& parts, const Steps& steps, const Ans
         // own earlier values may show the error came from there (then the float note goes)
         const std::vector<Diagnosis> before = p ? named_diagnoses(*p->result) : std::vector<Diagnosis>{};
         const bool float_guess = before.size() == 1 && before.front().id == "float_precision";
+        // so is a sign or a factor read off it: a catalogue slip made in this step says more
+        const bool value_guess = before.size() == 1 && !float_guess && derived_from_expected(before.front().id);
         if (!p || !p->given || !p->expected || !is_numeric(p->spec->kind) || p->result->verdict != Verdict::wrong ||
-            (!before.empty() && !float_guess))
+            (!before.empty() && !float_guess && !value_guess))
             continue;
         Values given;
         bool feeds_right = true, printed = true;
@@ -423,7 +425,7 @@ void diagnose_steps(std::vector<GivenPart>& parts, const Steps& steps, const Ans
                                         "由你自己的 " + from.zh + " 正确推出；错误在前面的步骤"});
             // no credit for a step made trivial by its inputs (zeros upstream)
             p->result->follow_through = all_zero(own) ? 0 : p->spec->points;
-            if (float_guess) p->result->diagnosis.reset();
+            if (float_guess || value_guess) p->result->diagnosis.reset();
             continue;
         }
         if (float_guess) continue;  // no step mistake replaces what float explains

@@ -142,9 +142,10 @@ TEST_CASE("companion mistakes: residual_from_norm adds the attention to N, resid
         CHECK(abs((r_slip.values[i] - x_n.values[i]) - (r_right.values[i] - x.values[i])) < Real("1e-40"));
     CHECK(r_slip.values != r_right.values);
     // residual_forgotten: R is the attention output alone, R - X without the slip
-    const Matrix<Real>& r_alone = std::get<Matrix<Real>>(companion_answers("llama_block_tiny", "residual_forgotten").at("residual"));
-    for (std::size_t i = 0; i < x.values.size(); ++i)  // far inside the 6 decimals the exercise asks
-        CHECK(abs(r_alone.values[i] - (r_right.values[i] - x.values[i])) < Real("1e-9"));
+    const Values alone = companion_answers("llama_block_tiny", "residual_forgotten");
+    const Matrix<Real>& r_alone = std::get<Matrix<Real>>(alone.at("residual"));
+    for (std::size_t i = 0; i < x.values.size(); ++i)  // (X + A) - X is A up to the reference's rounding
+        CHECK(abs(r_alone.values[i] - (r_right.values[i] - x.values[i])) < Real("1e-40"));
 
     // 41 GiB for sequences of 10 GiB (MHA): 4 fit, a fifth only in part
     const Exercise& e = shipped_exercises().at("kv_cache_budget");
