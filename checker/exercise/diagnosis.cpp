@@ -10,11 +10,6 @@
 namespace blockcheck {
 namespace {
 
-// Relative errors of float size: above a few double roundings, below 2^-16 (float keeps 24 bits).
-// From 2e-8 up: float's own rounding is 6e-8 relative, and a constant typed to eight digits (pi
-// as 3.14159265, 1e-9 relative) is not float.
-constexpr double float_rel_low = 2e-8, float_rel_high = 1.0 / 65536;
-
 // Every number of a value times `factor`.
 Value scaled_value(Value v, const Real& factor) {
     if (auto* x = std::get_if<Real>(&v)) *x *= factor;
@@ -145,8 +140,7 @@ Diagnosis named(const std::string& key) { return {mistake_id(key), mistake_messa
 std::vector<std::string> generic_fits(const AnswerSpec& spec, const PartResult& part, const Reading& given,
                                       const Value& expected) {
     std::vector<std::string> found;
-    const bool float_sized = part.rel_error && *part.rel_error > float_rel_low && *part.rel_error <= float_rel_high;
-    if (float_sized) return {"float_precision"};
+    if (float_sized(part)) return {"float_precision"};
     if (spec.kind == AnswerKind::integer)
         if (auto wrapped = int32_wrapped(expected); wrapped && within_tolerance(spec, given, Value(*wrapped)))
             found.push_back("int32_wrap");
@@ -279,10 +273,9 @@ std::vector<Explanation> diagnose_program(std::vector<GivenPart>& parts, const s
     for (GivenPart& p : parts) {
         if (!p.given || !p.expected || !is_numeric(p.spec->kind)) continue;
         const PartResult& r = *p.result;
-        const bool float_sized = r.rel_error && *r.rel_error > float_rel_low && *r.rel_error <= float_rel_high;
         if (r.verdict == Verdict::correct) {
             // float only where nothing else is wrong: a slip upstream leaves its trace below the digits asked
-            if (r.inexact && float_sized && !any_wrong) p.result->diagnosis = named("float_precision");
+            if (r.inexact && float_sized(r) && !any_wrong) p.result->diagnosis = named("float_precision");
             continue;
         }
         if (r.verdict != Verdict::wrong) continue;
@@ -347,6 +340,10 @@ std::optional<std::string> step_mistake(const GivenPart& p, const ExpectedCase& 
 
 bool mistake_changes(const AnswerSpec& spec, const Value& mistaken, const Value& expected) {
     return changes(spec, mistaken, expected);
+}
+
+bool float_sized(const PartResult& part) {
+    return part.rel_error && *part.rel_error > float_rel_low && *part.rel_error <= float_rel_high;
 }
 
 bool same_answer(const Value& a, const Value& b) {

@@ -130,6 +130,21 @@ bool same_answers(const Values& a, const Values& b);
 // (an angle modulo a full turn): a student making it is graded wrong there.
 bool mistake_changes(const AnswerSpec& spec, const Value& mistaken, const Value& expected);
 
+// Relative errors of float size: above a few double roundings, below 2^-16 (float keeps 24 bits).
+// From 2e-8 up: float's own rounding is 6e-8 relative, and a constant typed to eight digits (pi
+// as 3.14159265, 1e-9 relative) is not float.
+inline constexpr double float_rel_low = 2e-8, float_rel_high = 1.0 / 65536;
+// True when a part's relative error is of float's size.
+bool float_sized(const PartResult& part);
+
+// A right computation in float: parts wrong by no more than float rounding leaves (32 x 2^-24 of
+// the part's largest magnitude, a sine of a large angle in float loses that much; 2^-18 of the
+// element) where no catalogue mistake fits them (nothing but float_precision, or only that the
+// part follows from earlier parts wrong the same way) earn their points, with the float note.
+// Only where float shows in two parts or more (wrong so, or right but off by float's size): one
+// part off in its sixth decimal, the others exact, is a wrong digit, not float arithmetic.
+void forgive_float_rounding(std::vector<GivenPart>& parts);
+
 // The diagnoses a part carries: `diagnosis`, or the two of `diagnoses`.
 std::vector<Diagnosis> named_diagnoses(const PartResult& part);
 

@@ -12,7 +12,6 @@
 #include <map>
 #include <set>
 #include <csignal>
-#include <limits>
 #include <cstring>
 
 namespace blockcheck {
@@ -207,66 +206,8 @@ static std::vector<Explanation> diagnose(const Exercise& exercise, const InputLi
             note_broken_properties(given, exercise.properties, parse_inputs(input_text(inputs), exercise.id + " inputs"));
         } catch (const std::exception&) {
         }
+    forgive_float_rounding(given);
     return candidates;
-}
-
-// The largest magnitude of a numeric value: the scale float rounding is relative to.
-static Real float_scale(const Value& v) {
-    using std::abs;
-    Real scale = 0;
-    auto see = [&](const Real& x) { scale = std::max(scale, Real(abs(x))); };
-    if (auto* x = std::get_if<Real>(&v)) see(*x);
-    if (auto* vec = std::get_if<Vector<Real>>(&v)) std::for_each(vec->begin(), vec->end(), see);
-    if (auto* m = std::get_if<Matrix<Real>>(&v)) std::for_each(m->values.begin(), m->values.end(), see);
-    return scale;
-}
-
-// A right computation in float: parts wrong by no more than float rounding leaves (32 x 2^-24 of
-// the part's largest magnitude: a sine of a large angle in float loses that much; 2^-18 of the element) where no catalogue mistake
-// fits them (the diagnosis found nothing but float_precision, or only that the part follows from
-// earlier parts wrong the same way) earn their points, with the note that float lost digits. Only
-// where float shows in two parts or more (wrong so, or right but off by float's size): one part
-// off in its sixth decimal, the others exact, is a wrong digit, not float arithmetic.
-static void forgive_float_rounding(const Exercise& exercise, const Values& expected, std::vector<PartResult>& parts) {
-    const Real allowance = Real(32) * Real(std::numeric_limits<float>::epsilon()) / 2;
-    const double float_relative = 2e-8;  // float's own rounding is 6e-8 relative; eight digits of pi are 1e-9
-    // a part that follows from earlier ones is float's only when no earlier part names a slip
-    const bool slip_named = std::any_of(parts.begin(), parts.end(), [](const PartResult& p) {
-        return !p.diagnoses.empty() || (p.diagnosis && p.diagnosis->id != "float_precision");
-    });
-    std::vector<std::size_t> forgiven;
-    int float_parts = 0;
-    for (std::size_t i = 0; i < parts.size() && i < exercise.answers.size(); ++i) {
-        const PartResult& p = parts[i];
-        const AnswerSpec& spec = exercise.answers[i];
-        if (p.verdict == Verdict::correct && p.inexact && p.rel_error && *p.rel_error > float_relative) ++float_parts;
-        auto want = expected.find(spec.name);
-        const bool only_float = (!p.diagnosis || p.diagnosis->id == "float_precision") && p.diagnoses.empty();
-        // float rounding: at most 32 roundings of the part's scale, and of the element's own size
-        // at most 2^-18 (an answer off by 1e-5 of itself everywhere is a slip, not float)
-        if (p.verdict != Verdict::wrong || !only_float || !p.abs_error || !p.rel_error || want == expected.end() ||
-            spec.kind == AnswerKind::integer || *p.rel_error > 1.0 / (1 << 18) ||
-            Real(*p.abs_error) > allowance * float_scale(want->second))
-            continue;
-        if (!p.diagnosis && (!p.follow_through || slip_named)) continue;  // not float-sized, or following a slip
-        forgiven.push_back(i);
-        ++float_parts;
-    }
-    if (float_parts < 2) return;
-    for (std::size_t i : forgiven) {
-        PartResult& p = parts[i];
-        const Text asked = exercise.answers[i].precision.describe();
-        p.verdict = Verdict::correct;
-        p.score = p.max_score;
-        p.follow_through.reset();
-        p.notes.clear();
-        p.inexact = true;
-        p.diagnosis = Diagnosis{"float_precision", mistake_message("float_precision")};
-        p.message = {fmt::format("correct within float rounding ({} asked: float arithmetic keeps about 7 digits, "
-                                 "off by {:.1e} here)", asked.en, *p.abs_error),
-                     fmt::format("在 float 舍入误差之内，判为正确（要求 {}：float 运算只保留约 7 位有效数字，这里差了 {:.1e}）",
-                                 asked.zh, *p.abs_error)};
-    }
 }
 
 ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, std::string_view output,
@@ -297,10 +238,7 @@ ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, s
             r.parts.push_back(grade_part(spec, given == parsed.answers.end() ? nullptr : &given->second, want->second, options));
         }
     }
-    if (options.tutor) {
-        r.candidates = diagnose(exercise, inputs, parsed, expected, r.parts);
-        forgive_float_rounding(exercise, expected, r.parts);
-    }
+    if (options.tutor) r.candidates = diagnose(exercise, inputs, parsed, expected, r.parts);
     r.output = std::string(output);
     if (options.follow_through)
         for (PartResult& p : r.parts)
