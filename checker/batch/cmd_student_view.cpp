@@ -8,6 +8,7 @@
 #include "checker/exercise/variants.hpp"
 #include "checker/batch/discovery.hpp"
 #include "checker/batch/detail/grade_program.hpp"
+#include "checker/batch/detail/resume.hpp"
 #include "checker/outputs/sandbox_policy.hpp"
 #include "checker/outputs/student_id.hpp"
 
@@ -23,7 +24,25 @@ namespace fs = std::filesystem;
 struct ViewOptions {
     std::string student;  // the submission: a folder or an archive
     bool no_sandbox = false;
+    std::string assignment, out;  // check: the points as an assignment file, or a graded --out folder, says
 };
+
+// The exercises as grade counted them: at the points of --assignment FILE or of the run graded in
+// --out DIR (its manifest), else each at its own; then only `ids`, when given.
+ExerciseSet graded_exercises(const ExerciseSet& all, const ViewOptions& v, const std::vector<std::string>& ids) {
+    if (!v.assignment.empty() && !v.out.empty())
+        throw InputFileError("--assignment and --out: give one (the points of an assignment file, or of the run graded in a folder)");
+    const ExerciseSet counted = !v.assignment.empty() ? all.only_exercises(read_assignment(v.assignment).exercises)
+                                : !v.out.empty()      ? all.only_exercises(graded_assignment(v.out).exercises)
+                                                      : all;
+    std::vector<ExerciseSet::Pick> picks;
+    for (const std::string& id : ids) {
+        if (!counted.find(id) && all.find(id))
+            throw InputFileError(id + ": not graded in " + (v.assignment.empty() ? v.out : v.assignment));
+        picks.push_back({id, std::nullopt, "check"});
+    }
+    return picks.empty() ? counted : counted.only_exercises(picks);
+}
 
 // One submission opened for a look: its id and folder; an archive is unpacked into a temporary
 // folder, removed with the compile cache when the look ends.
@@ -69,6 +88,26 @@ void print_remarks(const Sources& sources, const std::vector<std::string>& notes
     for (const std::string& note : sources.notes) fmt::print("  ? {}\n", printable_text(note));
 }
 
+// `run --student --variant SEED` with a seed grade did not draw for this student and exercise: said
+// on standard output and standard error, with the drawn one (and, when SEED is it as a reader that
+// keeps 53 bits rounded it, that too), before the inputs SEED draws are run as asked.
+std::string other_seed_note(const std::string& student, const std::string& id, std::uint64_t seed, std::uint64_t drawn, Lang lang) {
+    const bool rounded = static_cast<double>(seed) == static_cast<double>(drawn);
+    std::string note = tr_format(lang,
+                                 "# note: variant {seed} is not the one grade drew for {student} on {id}: that is {drawn}; these "
+                                 "are other inputs than the student's{rounded}\n",
+                                 "# 注意：变体 {seed} 不是 grade 为 {student} 在 {id} 上抽取的变体（那是 {drawn}）；下面是与该学生不同的输入{rounded}\n",
+                                 fmt::arg("seed", seed), fmt::arg("student", printable_id(student)), fmt::arg("id", id),
+                                 fmt::arg("drawn", drawn),
+                                 fmt::arg("rounded", rounded ? tr(lang, " (the seed looks rounded to a double's 53 bits: a JSON reader "
+                                                                        "such as jq 1.6 or JavaScript rounds integers over 2^53)",
+                                                                  "（这个种子看起来被舍入到了 double 的 53 位：jq 1.6、JavaScript "
+                                                                  "等 JSON 读取器会舍入超过 2^53 的整数）")
+                                                          : ""));
+    fmt::print(stderr, "{}", note.substr(2));
+    return note;
+}
+
 int run_student(const Context& context, const std::string& id, std::optional<std::uint64_t> variant, const ViewOptions& v) {
     const Lang lang = context.lang;
     const ExerciseSet set = ExerciseSet::load(context.root).only_exercises({{id, std::nullopt, "run"}});
@@ -77,8 +116,10 @@ int run_student(const Context& context, const std::string& id, std::optional<std
     const OpenedSubmission opened(v.student);
     const Sources sources = find_sources(opened.folder, set);
     const std::string& student = opened.submission.student;
-    const std::uint64_t seed = variant ? *variant : student_variant_seed(e, student);  // as grade draws it
+    const std::uint64_t drawn = student_variant_seed(e, student);  // as grade draws it
+    const std::uint64_t seed = variant.value_or(drawn);
     fmt::print("# {} {} · {} · {} {}\n", tr(lang, "student", "学生"), printable_id(student), e.id, tr(lang, "variant", "变体"), seed);
+    if (seed != drawn) fmt::print("{}", other_seed_note(student, e.id, seed, drawn, lang));
     print_remarks(sources, opened.notes, true, lang);
     if (sources.file.front().empty()) {
         fmt::print(stderr, "{}\n", tr_format(lang, "blockcheck: no file named {} in the submission", "blockcheck：提交中没有名为 {} 的文件",
@@ -121,15 +162,14 @@ void print_record(const ExerciseRecord& r, Lang lang) {
         fmt::print("  {:<14} {:<24} {}\n", p.verdict, p.name, printable_text(p.message));
         if (!p.diagnosis_message.empty()) fmt::print("  {:<14} {:<24} {}\n", "", "", printable_text(p.diagnosis_message));
     }
+    if (const std::string constants = printed_constants_text(r, lang); !constants.empty())
+        fmt::print("  {}\n", printable_text(constants));
     if (!r.note.empty()) fmt::print("{}\n", printable_text(r.note));
 }
 
 int check_student(const Context& context, const std::vector<std::string>& ids, bool reveal, const ViewOptions& v) {
     const Lang lang = context.lang;
-    const ExerciseSet all = ExerciseSet::load(context.root);
-    std::vector<ExerciseSet::Pick> picks;
-    for (const std::string& id : ids) picks.push_back({id, std::nullopt, "check"});
-    const ExerciseSet set = picks.empty() ? all : all.only_exercises(picks);
+    const ExerciseSet set = graded_exercises(ExerciseSet::load(context.root), v, ids);
     if (!sandbox_allowed(v.no_sandbox, "check --student", lang)) return no_sandbox_status;
     const OpenedSubmission opened(v.student);
     const Sources sources = find_sources(opened.folder, set);
@@ -167,10 +207,14 @@ void add_student_view_options(CLI::App& app, Context& context) {
                         "a student's submission (folder or .zip/.tar.gz): run its program as grade does, with its id's inputs");
         cmd->add_flag("--no-sandbox", v->no_sandbox, "with --student: run even where no sandbox works");
     }
+    check->add_option("--assignment", v->assignment,
+                      "with --student: count the exercises at this assignment's points, as grade --assignment FILE did");
+    check->add_option("--out", v->out, "with --student: count them at the points of the run graded in this folder (grade's --out)");
     // After the student side's callbacks: a command given --student runs the submission instead.
     app.final_callback([&context, v, run, check] {
         if (v->student.empty()) {
             if (v->no_sandbox) throw CLI::ValidationError("--no-sandbox", "goes with --student");
+            if (!v->assignment.empty() || !v->out.empty()) throw CLI::ValidationError("--assignment/--out", "go with --student");
             return;
         }
         if (run->parsed()) {

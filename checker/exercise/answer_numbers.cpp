@@ -201,7 +201,7 @@ Text count_text(std::size_t count, std::size_t total, const Text& what) {
 }
 
 // "off by 2.0e-06; 6 decimal places asked, so up to 5.0e-07 is accepted"
-Text error_text(const ElementGrade& g, const AnswerSpec& spec) {
+Text error_text(const ElementGrade& g, const AnswerSpec& spec, bool whole_given) {
     const std::string off = sci(g.error), bound = sci(g.bounds.tolerance);
     if (g.bounds.held_to_written)
         return {fmt::format("off by {}; the answer is written to more digits than a double holds and is held to all of "
@@ -211,8 +211,10 @@ Text error_text(const ElementGrade& g, const AnswerSpec& spec) {
     const Text asked = spec.precision.describe();
     // a number asked to 0 decimal places is a whole number: no "off by" that would give it away
     if (spec.precision.unit == Precision::decimals && spec.precision.places == 0)
-        return {"not the whole number asked for (0 decimal places: the value rounded to a whole number)",
-                "不是所求的整数（0 位小数：把值四舍五入到整数）"};
+        return whole_given ? Text{"not the number asked for (0 decimal places: the value rounded to a whole number)",
+                                  "不是所求的数（0 位小数：把值四舍五入到整数）"}
+                           : Text{"not the whole number asked for (0 decimal places: the value rounded to a whole number)",
+                                  "不是所求的整数（0 位小数：把值四舍五入到整数）"};
     const std::string turn_en = spec.kind == AnswerKind::angle ? " (modulo a full turn)" : "";
     const std::string turn_zh = spec.kind == AnswerKind::angle ? "（按整圈取模）" : "";
     return {fmt::format("off by {}{}; {} asked, so up to {} is accepted", off, turn_en, asked.en, bound),
@@ -224,7 +226,15 @@ Text wrong_text(const Cell& cell, const ElementGrade& g, const AnswerSpec& spec)
         return join(subject(cell.where, {"wrong: ", "错误："}, {" is ", " 是 "}),
                     {backticked(cell.given->text) + ", which never matches a finite value",
                      backticked(cell.given->text) + "，不可能与有限的正确值相符"});
-    return join(subject(cell.where, {"wrong: ", "错误："}, {" is wrong: ", " 错误："}), error_text(g, spec));
+    // "not the whole number asked for" only of a value that is not a whole number
+    bool whole = false;
+    try {
+        using std::floor;
+        const Real value = number_value(*cell.given);
+        whole = value == floor(value);
+    } catch (const ProtocolError&) {
+    }
+    return join(subject(cell.where, {"wrong: ", "错误："}, {" is wrong: ", " 错误："}), error_text(g, spec, whole));
 }
 
 // The digits written are the exact value rounded, or cut, at the last place written.

@@ -9,6 +9,7 @@
 #include <regex>
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <set>
 #include <csignal>
@@ -37,23 +38,26 @@ std::string normalized_printed(const std::string& text) {
     return out;
 }
 
-// "right on the book's inputs, wrong on variant 7 (x = ...): run `blockcheck run ID --variant 7`",
-// with what that variant's grading diagnosed, if anything.
-Text variant_failed_note(const std::string& id, const ExerciseResult& variant, const PartResult& part,
-                         const InputList& inputs) {
+// "right on the book's inputs, wrong on variant 7 (x = ...): run `./blockcheck run ID --variant 7`",
+// with what that variant's grading diagnosed of each part, if anything.
+Text variant_failed_note(const std::string& id, const ExerciseResult& variant, const InputList& inputs,
+                         const std::vector<const PartResult*>& wrong) {
     std::string shown;
     for (const auto& [name, value] : inputs) shown += (shown.empty() ? "" : "; ") + name + " = " + value;
     if (shown.size() > 300) shown = shown.substr(0, 300) + " ...";
     const std::string seed = variant.variant ? std::to_string(*variant.variant) : "?";
-    Text note{fmt::format("right on the book's inputs, wrong on these: variant {} ({}); `blockcheck run {} --variant {}` "
+    Text note{fmt::format("right on the book's inputs, wrong on these: variant {} ({}); `./blockcheck run {} --variant {}` "
                           "runs them",
                           seed, shown, id, seed),
-              fmt::format("在书中的输入上正确，在这些输入上错误：变体 {}（{}）；用 `blockcheck run {} --variant {}` 运行它们",
+              fmt::format("在书中的输入上正确，在这些输入上错误：变体 {}（{}）；用 `./blockcheck run {} --variant {}` 运行它们",
                           seed, shown, id, seed)};
-    std::vector<Diagnosis> said = part.diagnoses;
-    if (part.diagnosis) said.insert(said.begin(), *part.diagnosis);
-    for (const Diagnosis& d : said)
-        note = {note.en + "; on that variant: " + d.message.en, note.zh + "；在该变体上：" + d.message.zh};
+    for (const PartResult* part : wrong) {
+        std::vector<Diagnosis> said = part->diagnoses;
+        if (part->diagnosis) said.insert(said.begin(), *part->diagnosis);
+        for (const Diagnosis& d : said)
+            note = {note.en + "; on that variant, " + part->name + ": " + d.message.en,
+                    note.zh + "；在该变体上，" + part->name + "：" + d.message.zh};
+    }
     return note;
 }
 
@@ -134,6 +138,20 @@ std::string whole_program_label(Verdict verdict, Lang lang) {
         case Verdict::grader_fault: return std::string(tr(lang, "grader fault (costs no points)", "评分程序故障（不扣分）"));
         default: return std::string(verdict_name(verdict));
     }
+}
+
+nlohmann::ordered_json seed_json(std::uint64_t seed) { return std::to_string(seed); }
+
+std::uint64_t seed_from_json(const nlohmann::json& seed) {
+    if (seed.is_number_unsigned()) return seed.get<std::uint64_t>();
+    if (seed.is_number_integer() && seed.get<std::int64_t>() >= 0) return static_cast<std::uint64_t>(seed.get<std::int64_t>());
+    if (seed.is_string()) {
+        const std::string& text = seed.get_ref<const std::string&>();
+        std::uint64_t value = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (!text.empty() && error == std::errc{} && end == text.data() + text.size()) return value;
+    }
+    throw std::invalid_argument("a variant seed is a string of decimal digits below 2^64, not " + seed.dump());
 }
 
 Values expected_answers(const Exercise& exercise, const InputList& inputs) {
@@ -330,19 +348,45 @@ ExerciseResult grade_run(const Exercise& exercise, const InputList& inputs, cons
     return r;
 }
 
+bool printed_alike(const PartResult& a, const PartResult& b) {
+    return !a.given.empty() && normalized_printed(a.given) == normalized_printed(b.given);
+}
+
 void mark_hard_coded(ExerciseResult& book, const ExerciseResult& variant, const InputList& inputs) {
+    PartResult* noted = nullptr;  // the first part computed and wrong there: it carries the one note
+    std::vector<const PartResult*> computed;
     for (PartResult& part : book.parts) {
         if (part.verdict != Verdict::correct) continue;
         auto other = std::find_if(variant.parts.begin(), variant.parts.end(), [&](const PartResult& p) { return p.name == part.name; });
         if (other == variant.parts.end() || other->verdict != Verdict::wrong) continue;
+        book.wrong_on_variant.push_back(part.name);
         // printed the same whatever the inputs: the book's numbers, not computed
-        if (!part.given.empty() && normalized_printed(other->given) == normalized_printed(part.given)) {
+        if (printed_alike(part, *other)) {
             part.diagnosis = Diagnosis{"hard_coded", mistake_message("hard_coded")};
             continue;
         }
         // computed, but wrong on these inputs: say where, and what the variant's own diagnosis said
-        part.notes.push_back(variant_failed_note(book.id, variant, *other, inputs));
+        if (!noted) noted = &part;
+        computed.push_back(&*other);
     }
+    if (noted) noted->notes.push_back(variant_failed_note(book.id, variant, inputs, computed));
+    if (!book.wrong_on_variant.empty() && book.status == "done") book.status = "failing";  // a part wrong there is wrong
+}
+
+std::vector<std::string> mark_printed_constants(ExerciseResult& variant, const ExerciseResult& book) {
+    std::vector<std::string> constant;
+    for (PartResult& part : variant.parts) {
+        if (part.verdict != Verdict::wrong) continue;
+        auto same = std::find_if(book.parts.begin(), book.parts.end(), [&](const PartResult& p) { return p.name == part.name; });
+        if (same == book.parts.end() || same->verdict != Verdict::correct || !printed_alike(part, *same)) continue;
+        part.diagnosis = Diagnosis{"hard_coded", mistake_message("hard_coded")};
+        part.diagnoses.clear();
+        part.notes.clear();  // a property the numbers break, a step from them: not about a constant
+        part.follow_through.reset();
+        constant.push_back(part.name);
+    }
+    if (!constant.empty()) variant.candidates.clear();
+    return constant;
 }
 
 ExerciseResult failed_exercise(const Exercise& exercise, Verdict verdict, Text note) {

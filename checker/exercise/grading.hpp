@@ -7,6 +7,8 @@
 #include "checker/exercise/exercise_set.hpp"
 #include "checker/exercise/protocol.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <functional>
 #include <optional>
 
@@ -29,6 +31,9 @@ struct ExerciseResult {
     std::vector<ProtocolIssue> issues;   // output lines that are not answers of this exercise
     Text note;                           // compiler messages, or how the program ended
     std::optional<std::uint64_t> variant;
+    // The parts right here and wrong on the probe's variant (mark_hard_coded), in order: a part
+    // wrong there is wrong, so the exercise is never done while one is, whatever it scores here.
+    std::vector<std::string> wrong_on_variant;
     double compile_seconds = 0, run_seconds = 0;
     ProgramCosts cost;   // what judge_program spent on it
     std::string output;  // what the program printed on `parts`' inputs
@@ -42,6 +47,13 @@ struct ExerciseResult {
     // grader fault), if that is what happened.
     std::optional<Verdict> whole_program_verdict() const;
 };
+
+// A variant seed as every output writes it: a JSON string of its decimal digits, since a seed
+// uses all 64 bits and a JSON number over 2^53 is rounded by jq 1.6 and by JavaScript.
+nlohmann::ordered_json seed_json(std::uint64_t seed);
+// A seed as written: that string, or a bare integer (records written before seeds were strings);
+// std::invalid_argument for anything else.
+std::uint64_t seed_from_json(const nlohmann::json& seed);
 
 // "does not compile", "crashed", ... in the reader's language.
 std::string whole_program_label(Verdict verdict, Lang lang);
@@ -73,12 +85,23 @@ Verdict verdict_of_end(RunStatus status);
 ExerciseResult grade_run(const Exercise& exercise, const InputList& inputs, const RunResult& run, const Limits& limits,
                          const AnswerCompareOptions& options);
 
-// `check`'s quiet probe for constants printed instead of computed: given the same program's
-// result on one variant (its `variant` seed set, `inputs` its inputs), each part right on the
-// book's inputs and wrong there gets the hard_coded diagnosis only when it printed the same value
-// on both; otherwise a note: right on the book's inputs, wrong on these (the inputs, the command
-// that runs them, and what the variant's grading diagnosed).
+// `check`'s quiet probe: given the same program's result on one variant (its `variant` seed set,
+// `inputs` its inputs), each part right on the book's inputs and wrong there is listed in
+// `book.wrong_on_variant` and makes the exercise failing; it gets the hard_coded diagnosis when
+// it printed the same value on both, otherwise a note (once an exercise, on its first such part):
+// right on the book's inputs, wrong on these (the inputs, the command that runs them, and what
+// the variant's grading diagnosed).
 void mark_hard_coded(ExerciseResult& book, const ExerciseResult& variant, const InputList& inputs);
+
+// Whether `part` printed the same text (spaces aside) on two runs with other inputs: a constant.
+bool printed_alike(const PartResult& a, const PartResult& b);
+
+// `grade`'s side of the same observation: `variant` is the program's result on its variant,
+// `book` on the book's inputs. Each part wrong on the variant, right on the book's inputs and
+// printed alike on both gets the hard_coded diagnosis instead of what was read off its value (a
+// mistake, a step, a property of the numbers: none of them is about constants). Returns the
+// names of those parts.
+std::vector<std::string> mark_printed_constants(ExerciseResult& variant, const ExerciseResult& book);
 
 // Variants a named mistake must reproduce the student's numbers on.
 inline constexpr int confirming_variants = 2;

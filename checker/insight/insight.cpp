@@ -161,6 +161,10 @@ Insight compute_insight(const ExerciseSet& set, const std::vector<StudentRecord>
     in.shared_answers = shared_answers(set, students);
     trace_shared_answers(set, students, in.shared_answers);
     in.shared_code = shared_code(set, students, in.common_code);
+    for (const StudentRecord& s : students)
+        for (const ExerciseRecord& e : s.exercises)
+            if (auto parts = printed_constant_parts(e); !parts.empty() && s.error.empty())
+                in.printed_constants.push_back({s.student, e.id, std::move(parts), e.variant});
     return in;
 }
 

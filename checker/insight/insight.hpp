@@ -82,6 +82,14 @@ struct SharedCode {
     std::vector<std::string> students;
 };
 
+// A student's exercise whose parts printed the same text on the book's inputs and on the
+// student's variant (right on the first, wrong on the second): observed, for a person to look at.
+struct PrintedConstants {
+    std::string student, exercise;
+    std::vector<std::string> parts;
+    std::optional<std::uint64_t> variant;
+};
+
 struct Insight {
     std::size_t students = 0;
     bool variants = false;
@@ -90,6 +98,7 @@ struct Insight {
     std::vector<SharedAnswer> shared_answers;
     std::vector<SharedCode> shared_code;
     std::vector<SharedCode> common_code;  // groups too large to be copying (more than a fifth of the programs): not named
+    std::vector<PrintedConstants> printed_constants;  // by student, then exercise
 };
 
 // The student's record of exercise `id`; nullptr when there is none.

@@ -90,6 +90,17 @@ std::string insight_findings(const nlohmann::json& in, Lang lang, std::size_t li
                 "无已知错误可解释的相同错误答案：偏离的步骤，最接近的目录错误（相对距离）：", shared);
         section("parts that do not separate stronger from weaker students (discrimination below 0.1):",
                 "区分度低于 0.1 的小题（强弱学生答对的比例相近）：", flagged);
+        std::vector<Finding> constants;
+        for (const auto& c : in.value("printed_constants", nlohmann::json::array())) {
+            std::string parts;
+            for (const auto& part : c.at("parts")) parts += (parts.empty() ? "" : ", ") + printable_id(part.get<std::string>());
+            constants.push_back({0, fmt::format("{} / {}: {}", printable_id(c.at("student").get<std::string>()),
+                                                printable_id(c.at("exercise").get<std::string>()), parts)});
+        }
+        section("the same text printed on the book's inputs and on the student's variant, right on the first and wrong on the "
+                "second (the book's numbers printed instead of computed? for a person to look at, not a verdict):",
+                "在书中的输入和学生的变体上输出相同文字、前者正确后者错误的（是直接输出了书上的数吗？仅供人工查看，不是结论）：",
+                constants);
         out += tr_format(lang,
                          "shared without a reason: {a} groups of identical wrong answers, {c} groups of identical programs "
                          "(insight.csv lists them; they are for a person to look at, not a verdict)\n",

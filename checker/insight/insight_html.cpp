@@ -278,6 +278,30 @@ std::string insight_css() {
            "@media print{*{-webkit-print-color-adjust:exact;print-color-adjust:exact}h2{break-after:avoid}svg,table{break-inside:avoid}}\n";
 }
 
+// The exercises that printed the same text on the book's inputs and on the student's variant: what
+// was observed, a row a student and exercise, for a person to look at.
+static std::string printed_constants_section(const Insight& in, Lang lang) {
+    std::string html = fmt::format(
+        "<h2 id=\"insight-constants\">{}</h2>\n<p>{}</p>\n",
+        tr(lang, "The same text on the book's inputs and on the variant", "书中的输入和变体上输出相同"),
+        tr(lang, "These parts printed exactly the same text on the book's inputs (right there) and on the student's own variant "
+                 "(wrong there): the book's numbers printed instead of computed, perhaps. What was observed, for a person to look "
+                 "at; not a verdict.",
+           "这些小题在书中的输入（在那里正确）和学生自己的变体（在那里错误）上输出了完全相同的文字：也许是直接输出了书上的数而没有计算。"
+           "这只是观察到的情况，供人工查看，不是结论。"));
+    if (in.printed_constants.empty()) return html + fmt::format("<p>{}</p>\n", tr(lang, "None.", "无。"));
+    html += tr(lang, "<table id=\"printed-constants\"><thead><tr><th>student</th><th>exercise</th><th>parts</th><th>variant</th></tr></thead><tbody>\n",
+               "<table id=\"printed-constants\"><thead><tr><th>学生</th><th>练习</th><th>小题</th><th>变体</th></tr></thead><tbody>\n");
+    for (const PrintedConstants& c : in.printed_constants) {
+        std::string parts;
+        for (const std::string& p : c.parts) parts += (parts.empty() ? "" : ", ") + p;
+        html += fmt::format("<tr><td>{}</td><td><code>{}</code></td><td><code>{}</code></td><td>{}</td></tr>\n",
+                            html_text(printable_id(c.student)), html_text(c.exercise), html_text(parts),
+                            c.variant ? std::to_string(*c.variant) : "");
+    }
+    return html + "</tbody></table>\n";
+}
+
 std::string insight_html(const Insight& in, Lang lang) {
     std::string html = fmt::format("<h2 id=\"insight-mistakes\">{}</h2>\n<p>{}</p>\n", tr(lang, "What the class got wrong", "全班错在哪里"),
                                    tr(lang, "Each bar is one exercise: every student's every answer part, by outcome. The table names the classic "
@@ -294,6 +318,7 @@ std::string insight_html(const Insight& in, Lang lang) {
                         tr(lang, "The share of students with every part of the exercise right, per value of each parameter that differs between students.",
                            "按学生之间不同的每个参数取值，全部小题答对的学生比例。"));
     html += variant_bars(in, lang);
+    html += printed_constants_section(in, lang);
     html += fmt::format("<h2 id=\"insight-shared\">{}</h2>\n", tr(lang, "Answers shared without a reason", "无来由的相同答案"));
     return html + shared_sections(in, lang);
 }

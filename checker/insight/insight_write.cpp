@@ -1,6 +1,7 @@
 #include "checker/insight/insight_write.hpp"
 
 #include "checker/common/files.hpp"
+#include "checker/exercise/grading.hpp"
 #include "checker/outputs/student_id.hpp"
 
 #include <fmt/format.h>
@@ -93,6 +94,10 @@ Json insight_json(const Insight& in) {
         answers.push_back(shared_answer_json(a));
     for (const SharedCode& g : in.shared_code) code.push_back(code_json(g, true));
     for (const SharedCode& g : in.common_code) common.push_back(code_json(g, false));
+    Json constants = Json::array();
+    for (const PrintedConstants& c : in.printed_constants)
+        constants.push_back({{"student", c.student}, {"exercise", c.exercise}, {"parts", c.parts},
+                             {"variant", c.variant ? Json(seed_json(*c.variant)) : Json(nullptr)}});
     return {{"format", insight_format},
             {"students", in.students},
             {"variants", in.variants},
@@ -100,7 +105,8 @@ Json insight_json(const Insight& in) {
             {"variant_parameters", variants},
             {"shared_answers", answers},
             {"shared_code", code},
-            {"common_code", common}};
+            {"common_code", common},
+            {"printed_constants", constants}};
 }
 
 std::string insight_csv(const Insight& in) {
@@ -120,6 +126,9 @@ std::string insight_csv(const Insight& in) {
     for (const SharedCode& g : in.shared_code)
         out += fmt::format("{},,shared_code,{},,,,,,{},{},,,\r\n", csv_cell(g.exercise), g.students.size(),
                            csv_cell(fmt::format("{} tokens{}", g.tokens, g.all_right ? ", all right" : "")), csv_cell(joined(g.students)));
+    for (const PrintedConstants& c : in.printed_constants)
+        out += fmt::format("{},,printed_constants,1,,,,,,{},{},,,\r\n", csv_cell(c.exercise), csv_cell(joined(c.parts)),
+                           csv_cell(printable_id(c.student)));
     return out;
 }
 

@@ -3,6 +3,7 @@
 #include "checker/outputs/sandbox_policy.hpp"
 #include "checker/outputs/student_id.hpp"
 #include "checker/compile/compile.hpp"
+#include "checker/exercise/grading.hpp"
 
 #include <fmt/format.h>
 #include <pugixml.hpp>
@@ -63,7 +64,7 @@ Json exercise_json(const ExerciseRecord& e) {
               {"status", e.status},
               {"score", e.score},
               {"max_score", e.max_score},
-              {"variant", e.variant ? Json(*e.variant) : Json(nullptr)},
+              {"variant", e.variant ? Json(seed_json(*e.variant)) : Json(nullptr)},
               {"source", e.source.empty() ? Json(nullptr) : Json(e.source)},
               {"compile_seconds", e.compile_seconds},
               {"run_seconds", e.run_seconds},
@@ -103,7 +104,7 @@ ExerciseRecord exercise_from_json(const nlohmann::json& j) {
     e.status = j.at("status").get<std::string>();
     e.score = j.at("score").get<double>();
     e.max_score = j.at("max_score").get<double>();
-    if (auto it = j.find("variant"); it != j.end() && !it->is_null()) e.variant = it->get<std::uint64_t>();
+    if (auto it = j.find("variant"); it != j.end() && !it->is_null()) e.variant = seed_from_json(*it);
     e.source = field<std::string>(j, "source", "");
     e.note = field<std::string>(j, "note", "");
     e.issues = field<std::vector<std::string>>(j, "issues", {});
@@ -144,6 +145,27 @@ std::string book_feedback_text(const ExerciseRecord& e, const std::string& name,
     if (!p->diagnosis_id.empty())
         text += tr_format(lang, " (likely mistake {}: {})", "（可能的错误 {}：{}）", p->diagnosis_id, p->diagnosis_message);
     return text;
+}
+
+std::vector<std::string> printed_constant_parts(const ExerciseRecord& e) {
+    std::vector<std::string> parts;
+    for (const PartRecord& p : e.parts)
+        if (p.diagnosis_id == "hard_coded") parts.push_back(p.name);
+    return parts;
+}
+
+std::string printed_constants_text(const ExerciseRecord& e, Lang lang) {
+    const std::vector<std::string> parts = printed_constant_parts(e);
+    if (parts.empty()) return {};
+    std::string names;
+    for (const std::string& name : parts) names += (names.empty() ? "" : ", ") + name;
+    const std::string seed = e.variant ? std::to_string(*e.variant) : "?";
+    return tr_format(lang,
+                     "{parts}: the same text printed on the book's inputs and on variant {seed} (right on the first, wrong on "
+                     "the second): the book's numbers printed instead of computed? For a person to look at",
+                     "{parts}：在书中的输入和变体 {seed} 上输出了相同的文字（前者正确，后者错误）：是直接输出了书上的数而没有计算吗？"
+                     "请人工查看",
+                     fmt::arg("parts", names), fmt::arg("seed", seed));
 }
 
 std::string misnamed_text(const MisnamedFile& m, Lang lang) {
@@ -209,6 +231,8 @@ StudentRecord student_from_json(const nlohmann::json& j) {
         return s;
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(std::string("not a student result: ") + e.what());
+    } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(std::string("not a student result: ") + e.what());
     }
 }
 
@@ -267,6 +291,9 @@ void junit_testcase(pugi::xml_node suite, const StudentRecord& s, const Exercise
     const std::string message = s.error.empty() ? p.message : s.error;
     // The compiler's or crash's note once per exercise, on its first part.
     std::string body = (first && !ex.note.empty() && s.error.empty()) ? message + "\n\n" + ex.note : message;
+    if (s.error.empty() && !p.diagnosis_id.empty())
+        body += tr_format(lang, "\n\nLikely mistake ({}): {}", "\n\n可能的错误（{}）：{}", p.diagnosis_id, p.diagnosis_message);
+    if (s.error.empty() && p.diagnosis_id == "hard_coded") body += "\n\n" + printed_constants_text(ex, lang);
     if (const std::string book = book_feedback_text(ex, p.name, lang); !book.empty()) body += "\n\n" + book;
     if (outcome == Outcome::passed) return;
     if (outcome == Outcome::skipped) {
@@ -379,6 +406,14 @@ std::string summary_text(const std::vector<const Exercise*>& exercises, const st
             if (e.has_grader_fault())
                 (e.fault_repeated ? repeated : faults) += fmt::format("  {} / {}: {}\n", printable_id(s.student), e.id, printable_id(first_line(e.note)));
     }
+    std::string constants;
+    for (const StudentRecord& s : students)
+        for (const ExerciseRecord& e : s.exercises)
+            if (const std::string seen = printed_constants_text(e, Lang::en); !seen.empty())
+                constants += fmt::format("  {} / {}: {}\n", printable_id(s.student), e.id, seen);
+    if (!constants.empty())
+        out += "\nthe same numbers printed on the book's inputs and on the student's variant (for a person to look at, "
+               "not a verdict):\n" + constants;
     if (!bad.empty()) out += "\nsubmissions that could not be read (scored 0):\n" + bad;
     if (!faults.empty()) out += "\ngrader faults (the parts are credited; run again to grade them):\n" + faults;
     if (!repeated.empty())

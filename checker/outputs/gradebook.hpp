@@ -59,6 +59,14 @@ struct MisnamedFile {
 // inputs: wrong ... (likely mistake sigmoid_for_silu: ...)"); "" when it has none.
 std::string book_feedback_text(const ExerciseRecord& e, const std::string& name, Lang lang);
 
+// The parts of an exercise that printed the same text on the book's inputs and on the student's
+// variant, right on the first and wrong on the second (the hard_coded diagnosis), in order.
+std::vector<std::string> printed_constant_parts(const ExerciseRecord& e);
+// What was observed of them, for a person to look at (never a verdict of cheating): "gate, up:
+// the same text printed on the book's inputs and on variant 7 (right on the first, wrong on the
+// second): the book's numbers printed instead of computed?"; "" when none.
+std::string printed_constants_text(const ExerciseRecord& e, Lang lang);
+
 // "kv_cache_size.cpp: did you mean kv_cache_sizes.cpp?" in the reader's language.
 std::string misnamed_text(const MisnamedFile& m, Lang lang);
 // "and 3 more files named after no exercise": the misnamed files beyond those listed.

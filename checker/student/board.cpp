@@ -49,6 +49,14 @@ void fail_book_numbers(ExerciseResult& result) {
     if (result.status == "done" && says_book_numbers(result)) result.status = "failing";
 }
 
+bool wrong_on_variant(const ExerciseResult& result, const std::string& part) {
+    return std::find(result.wrong_on_variant.begin(), result.wrong_on_variant.end(), part) != result.wrong_on_variant.end();
+}
+
+bool fully_done(const ExerciseResult& result) {
+    return result.score >= result.max_score - 1e-9 && result.wrong_on_variant.empty() && !says_book_numbers(result);
+}
+
 namespace {
 
 // The board's words for one exercise: why it is not done, or its title.
@@ -63,8 +71,15 @@ std::string board_detail(const Exercise& e, const ExerciseResult& r, Lang lang) 
         return std::string(name ? tr(lang, "input name", "输入名") : tr(lang, "input", "输入")) + colon + headline(r.note.in(lang));
     }
     if (p) return p->name + colon + first_line(p->message.in(lang));
-    for (const PartResult& part : r.parts)
-        if (part.diagnosis) return part.name + colon + part.diagnosis->message.in(lang);
+    // right on the book's inputs, wrong on the probe's variant: the first such part
+    for (const PartResult& part : r.parts) {
+        if (part.diagnosis && part.diagnosis->id == "hard_coded") return part.name + colon + part.diagnosis->message.in(lang);
+        if (wrong_on_variant(r, part.name))
+            return part.name + colon +
+                   tr_format(lang, "right on the book's inputs, wrong on other inputs: ./blockcheck check {} shows them",
+                             "在书中的输入上正确，换一组输入就错：./blockcheck check {} 会列出这组输入", e.id);
+    }
+    // a done exercise's line is its title: a note on a right part (float) is for `check ID`
     return e.title.in(lang);
 }
 
@@ -131,15 +146,22 @@ std::string render_parts(const Exercise& exercise, const ExerciseResult& result,
     if (whole)
         out += fmt::format("  {} {} {}\n", part_mark(style, *whole), whole_program_label(*whole, lang),
                            fmt::format(fmt::runtime(tr(lang, "(all {} parts)", "（全部 {} 小题）")), result.parts.size()));
+    std::vector<std::string> said;  // a diagnosis on right parts (the float note) is told once an exercise
     for (const PartResult& p : result.parts) {
         if (whole) break;
         std::string message = p.message.in(lang);
         for (std::size_t pos = 0; (pos = message.find('\n', pos)) != std::string::npos; pos += 1)
             message.insert(pos + 1, std::string(width + 8, ' '));
-        out += fmt::format("  {} {:<{}}  {}\n", part_mark(style, p.verdict), p.name, width, message);
-        if (p.diagnosis)
+        // a part right here and wrong on the probe's variant is wrong
+        const Verdict shown = wrong_on_variant(result, p.name) ? Verdict::wrong : p.verdict;
+        out += fmt::format("  {} {:<{}}  {}\n", part_mark(style, shown), p.name, width, message);
+        const bool right = shown == Verdict::correct;
+        if (p.diagnosis && right && std::find(said.begin(), said.end(), p.diagnosis->id) == said.end())
+            out += fmt::format("    {:<{}}  {}{}\n", "", width, tr(lang, "note: ", "提示："), p.diagnosis->message.in(lang));
+        else if (p.diagnosis && !right)
             out += fmt::format("    {:<{}}  {}{}\n", "", width, tr(lang, "likely mistake: ", "可能的错误："),
                                p.diagnosis->message.in(lang));
+        if (p.diagnosis) said.push_back(p.diagnosis->id);
         for (const Diagnosis& d : p.diagnoses)
             out += fmt::format("    {:<{}}  {}{}\n", "", width, tr(lang, "likely mistake (two made at once): ", "可能的错误（同时犯了两个）："),
                                d.message.in(lang));
@@ -168,7 +190,8 @@ nlohmann::ordered_json result_json(const ExerciseResult& r, Lang lang) {
     }
     nlohmann::ordered_json j = {{"id", r.id},   {"status", r.status}, {"score", r.score},
                                 {"max_score", r.max_score}, {"parts", parts}};
-    if (r.variant) j["variant"] = *r.variant;
+    if (!r.wrong_on_variant.empty()) j["wrong_on_variant"] = r.wrong_on_variant;
+    if (r.variant) j["variant"] = seed_json(*r.variant);
     if (!r.note.in(lang).empty()) j["note"] = r.note.in(lang);
     return j;
 }

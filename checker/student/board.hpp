@@ -18,6 +18,10 @@ struct BoardStyle {
 bool says_book_numbers(const ExerciseResult& result);
 // The same result, "failing" when it says so.
 void fail_book_numbers(ExerciseResult& result);
+// Whether part `part` is right on these inputs and wrong on the probe's variant.
+bool wrong_on_variant(const ExerciseResult& result, const std::string& part);
+// Full marks, and nothing the probe found wrong: what `check --exit-code` counts as done.
+bool fully_done(const ExerciseResult& result);
 
 // One line an exercise with its first failing part; then progress and what to do next: the
 // first failing exercise, else the first not started.

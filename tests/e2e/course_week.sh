@@ -61,8 +61,8 @@ s=0; "$blockcheck" grade "$subs" --out "$ws/x" --exercises swiglu_ffn_2d,kv_cach
 # 4. A TA's look at one student: run and check as grade does (the variant seed from the archive's name).
 "$blockcheck" run swiglu_ffn_2d --student "$subs/cy.tar.gz" > "$ws/run.txt" 2>&1 || true
 seed=$(sed -n 's/^# student cy · swiglu_ffn_2d · variant \([0-9]*\)$/\1/p' "$ws/run.txt")
-# (jq reads a 64-bit seed as a double: the results are searched as text)
-[[ -n $seed ]] && grep -q "\"variant\": $seed," "$ws/out/results/cy.json" ||
+# (the seed is a string of digits: exact for jq 1.6 and JavaScript too)
+[[ -n $seed ]] && grep -q "\"variant\": \"$seed\"," "$ws/out/results/cy.json" ||
     { cat "$ws/run.txt"; fail "run --student should run cy's program on the variant grade used"; }
 grep -q "^swiglu_ffn = " "$ws/run.txt" || fail "run --student shows the program's output"
 s=0; "$blockcheck" check swiglu_ffn_2d --student "$subs/cy.tar.gz" > "$ws/check.txt" 2>&1 || s=$?

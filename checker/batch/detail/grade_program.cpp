@@ -110,17 +110,21 @@ ExerciseRecord ProgramGrader::grade(const Exercise& e, const std::string& studen
         ProgramToJudge judged{program->source.name, shown_as, seed ? variant_inputs(e, *seed) : e.inputs, seed, std::nullopt};
         judged.submitted = program;  // compiled as read, once (submission_file.hpp)
         const AnswerCompareOptions compare{settings_.reveal, settings_.follow_through, settings_.tutor};
-        const ExerciseResult result = judge_program(e, judged, run_settings_, compare);
+        ExerciseResult result = judge_program(e, judged, run_settings_, compare);
         ProgramCosts cost = result.cost;
-        ExerciseRecord record = to_record(result, lang);
         // Wrong on the variant: the same program on the book's inputs (compiled already), whose
-        // wrong parts are told beside it, as the book's feedback.
+        // wrong parts are told beside it, as the book's feedback; a part printed alike on both is
+        // said to print the book's numbers (check's probe, seen from the other side).
+        std::optional<ExerciseRecord> book_record;
         if (seed && result.status != "done" && !decided_before_running(result)) {
             const ExerciseResult book = judge_program(e, {program->source.name, shown_as, e.inputs, std::nullopt, std::nullopt, program},
                                                       run_settings_, compare);
             cost.runs += book.cost.runs, cost.run_seconds += book.cost.run_seconds;  // its compile was this one's
-            record.book_parts = book_feedback(record, to_record(book, lang));
+            mark_printed_constants(result, book);
+            book_record = to_record(book, lang);
         }
+        ExerciseRecord record = to_record(result, lang);
+        if (book_record) record.book_parts = book_feedback(record, *book_record);
         {
             std::lock_guard lock(costs_mutex_);
             costs_ += cost;

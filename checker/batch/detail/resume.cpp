@@ -122,10 +122,38 @@ Json run_manifest(const ExerciseSet& set, bool variants, const std::optional<Sha
                   const std::vector<StudentRecord>& students) {
     Json stems = Json::array();
     for (const StudentRecord& r : students) stems.push_back(student_file_stem(r.student));
+    // each exercise's points as graded (an assignment's, or its own): `check --student --out` reads them
+    Json points = Json::array();
+    for (const Exercise& e : set.all()) points.push_back({{"id", e.id}, {"points", e.max_score()}});
     return {{"results", stems},
             {"shard", shard ? Json(shard->text()) : Json(nullptr)},
             {"variants", variants},
-            {"exercises", exercises_fingerprint(set)}};
+            {"exercises", exercises_fingerprint(set)},
+            {"points", points}};
+}
+
+Assignment graded_assignment(const std::filesystem::path& out) {
+    const std::filesystem::path file = out / manifest_name;
+    const std::string where = printable_id(file.string());
+    if (!std::filesystem::exists(file))
+        throw InputFileError(where + ": not found: no finished grade run in " + printable_id(out.string()));
+    nlohmann::json m;
+    try {
+        m = nlohmann::json::parse(read_file(file));  // points as doubles, exactly as written
+    } catch (const nlohmann::json::exception& e) {
+        throw InputFileError(where + ": " + e.what());
+    }
+    if (!m.is_object() || !m.contains("points") || !m["points"].is_array())
+        throw InputFileError(where + ": has no \"points\" (graded by an older blockcheck): give the run's --assignment FILE instead");
+    Assignment graded{"graded in " + out.string(), {}};
+    for (std::size_t i = 0; i < m["points"].size(); ++i) {
+        const auto& row = m["points"][i];
+        const std::string at = fmt::format("{}: points[{}]", where, i);
+        if (!row.is_object() || !row.contains("id") || !row["id"].is_string() || !row.contains("points") || !row["points"].is_number())
+            throw InputFileError(at + ": expected {\"id\": \"...\", \"points\": N}");
+        graded.exercises.push_back({row["id"].get<std::string>(), row["points"].get<double>(), at});
+    }
+    return graded;
 }
 
 }  // namespace blockcheck

@@ -45,8 +45,13 @@ EarlierResult earlier_result(const std::filesystem::path& results_dir, const std
 // does not go away needs a person.
 void mark_repeated_faults(StudentRecord& record, const std::set<std::string>& earlier_faults);
 
-// The manifest of a finished run: the result files it covers, the shard, variants, exercises.
+// The manifest of a finished run: the result files it covers, the shard, variants, exercises
+// (their fingerprint, and each one's points as graded: [{"id", "points"}]).
 nlohmann::ordered_json run_manifest(const ExerciseSet& set, bool variants, const std::optional<Shard>& shard,
                                     const std::vector<StudentRecord>& students);
+
+// The exercises a finished run in `out` graded, at the points it graded them (its manifest);
+// an InputFileError naming the file where there is none, or one written before points were.
+Assignment graded_assignment(const std::filesystem::path& out);
 
 }  // namespace blockcheck

@@ -190,7 +190,7 @@ Json check_json(const std::filesystem::path& root, const Json& check) {
         if (exercise) {
             try {
                 const InputList inputs =
-                    e.contains("variant") ? variant_inputs(*exercise, e["variant"].get<std::uint64_t>()) : exercise->inputs;
+                    e.contains("variant") ? variant_inputs(*exercise, seed_from_json(e["variant"])) : exercise->inputs;
                 reference = expected_answers(*exercise, inputs);
             } catch (const std::exception&) {
                 // no reference column for this exercise

@@ -234,6 +234,39 @@ TEST_CASE("gradebook: a student's record survives the JSON round trip") {
     CHECK_THROWS(student_from_json(nlohmann::json::parse("{\"student\": 3}")));
 }
 
+TEST_CASE("gradebook: a seed is written as a string of its digits, exact past 2^53; a bare integer of before is read") {
+    StudentRecord s = sample("ada", "message");
+    s.exercises[0].variant = 2900177963635678131ull;  // rounds to ...128 as a double
+    const nlohmann::json written = nlohmann::json::parse(dump_json(student_json(s)));
+    CHECK(written["exercises"][0]["variant"] == "2900177963635678131");
+    CHECK(student_from_json(written).exercises[0].variant == std::optional<std::uint64_t>(2900177963635678131ull));
+    nlohmann::json before = written;
+    before["exercises"][0]["variant"] = 2900177963635678131ull;
+    CHECK(student_from_json(before).exercises[0].variant == std::optional<std::uint64_t>(2900177963635678131ull));
+    for (const char* bad : {"\"-1\"", "\"12x\"", "\"\"", "1.5", "\"18446744073709551616\""}) {
+        before["exercises"][0]["variant"] = nlohmann::json::parse(bad);
+        CHECK_THROWS_WITH_AS(student_from_json(before), doctest::Contains("a variant seed is a string of decimal digits"),
+                             std::runtime_error);
+    }
+}
+
+TEST_CASE("gradebook: the book's numbers printed are said in junit.xml and summary.txt, for a person to look at") {
+    StudentRecord s = sample("cy", "element 1 is wrong");
+    s.exercises[0].parts[1].diagnosis_id = "hard_coded";
+    s.exercises[0].parts[1].diagnosis_message = "the program seems to print the book's numbers";
+    CHECK(printed_constant_parts(s.exercises[0]) == std::vector<std::string>{"p2"});
+    CHECK(printed_constants_text(s.exercises[1], Lang::en).empty());
+    const std::string seen = printed_constants_text(s.exercises[0], Lang::en);
+    CHECK(seen == "p2: the same text printed on the book's inputs and on variant 42 (right on the first, wrong on the second): "
+                  "the book's numbers printed instead of computed? For a person to look at");
+    CHECK(junit_xml({s}).find("the same text printed on the book's inputs and on variant 42") != std::string::npos);
+    CHECK(junit_xml({s}).find("Likely mistake (hard_coded): the program seems to print the book's numbers") != std::string::npos);
+    const Exercise a = exercise_worth("ex_a", 3);
+    const std::string summary = summary_text({&a}, {s});
+    CHECK(summary.find("the same numbers printed on the book's inputs and on the student's variant (for a person to look at, not a "
+                       "verdict):\n  cy / ex_a: p2: the same text") != std::string::npos);
+}
+
 TEST_CASE("gradebook: the summary gives means, histograms, verdict counts and what went wrong") {
     const Exercise a = exercise_worth("ex_a", 3), b = exercise_worth("ex_b", 3), c = exercise_worth("ex_c", 1);
     StudentRecord bad = sample("bob", "m");

@@ -184,3 +184,31 @@ TEST_CASE("Chinese texts: the board, show, list and hint of every exercise hold 
         for (const ExerciseResult& r : results) check_chinese(render_board(shipped_exercises(), {&e}, {r}, zh), names, e.id + " board");
     }
 }
+
+TEST_CASE("board: the float note once an exercise, never 'likely mistake' on a right part, never on a done exercise's line") {
+    ExerciseResult r = grade_output(swiglu(), swiglu().inputs, answers_of(swiglu()), {});
+    REQUIRE(r.status == "done");
+    const Diagnosis float_note{"float_precision", {"the value is off by about what float arithmetic leaves", "float"}};
+    r.parts.at(2).diagnosis = float_note;
+    r.parts.at(3).diagnosis = float_note;
+    const std::string parts = render_parts(swiglu(), r, BoardStyle{});
+    CHECK(parts.find("likely mistake") == std::string::npos);
+    const std::size_t first = parts.find("note: the value is off by about what float arithmetic leaves");
+    CHECK(first != std::string::npos);
+    CHECK(parts.find("the value is off by about what float", first + 10) == std::string::npos);
+    const std::string board = board_of({&swiglu()}, {r});
+    CHECK(board.find("✓ swiglu_ffn_2d") != std::string::npos);
+    CHECK(board.find("float") == std::string::npos);
+    CHECK(board.find(swiglu().title.en) != std::string::npos);
+}
+
+TEST_CASE("board: 'not the whole number asked for' only of a value that is not a whole number") {
+    const Exercise& groups = shipped_exercises().at("gqa_groups");
+    const auto message = [&](const std::string& printed) {
+        return grade_output(groups, groups.inputs, "kv_head_of_query = " + printed + "\n", {}).parts.at(1).message.en;
+    };
+    REQUIRE(groups.answers.at(1).name == "kv_head_of_query");
+    CHECK(message("[0, 5, 1, 3, 7]").find("not the number asked for (0 decimal places") != std::string::npos);
+    CHECK(message("[0, 5, 1, 3, 7]").find("whole number asked for") == std::string::npos);
+    CHECK(message("[0, 0, 1.75, 3, 7]").find("not the whole number asked for") != std::string::npos);
+}

@@ -1,5 +1,6 @@
 // `check` on a copy of the student side: it judges on the road that grades (judge_program), with
 // grade's caps and check's quiet probe.
+#include "checker/student/board.hpp"
 #include "checker/student/workspace.hpp"
 #include "temp_dir.hpp"
 
@@ -69,6 +70,44 @@ TEST_CASE("check: a right program runs twice, the book's inputs then the probe's
     REQUIRE(told->diagnosis);
     CHECK(told->diagnosis->id == "hard_coded");
     CHECK(told->verdict == Verdict::correct);
+}
+
+namespace {
+
+// swiglu_ffn_2d with the gate's and up's weights transposed (tests/e2e/lib): invisible on the
+// book's diagonal matrices.
+std::string transposed_swiglu() {
+    std::ifstream in(std::filesystem::path(BLOCKCHECK_SOURCE_DIR) / "tests/e2e/lib/transposed_swiglu_ffn_2d.cpp");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+TEST_CASE("check: a part the probe's variant finds wrong is wrong: the exercise is never done, on the board or for --exit-code") {
+    StudentCopy copy;
+    std::ofstream(copy.root / "chapters/ch25/swiglu_ffn_2d.cpp") << transposed_swiglu();
+    const Workspace workspace(copy.root);
+    const auto chosen = workspace.select({"swiglu_ffn_2d"});
+    const ExerciseResult r = workspace.check(chosen, {}).at(0);
+    CHECK(r.score == doctest::Approx(r.max_score));  // every part right on the book's inputs
+    CHECK(r.status == "failing");
+    CHECK(r.wrong_on_variant == std::vector<std::string>{"gate", "up", "silu", "swiglu_hidden", "swiglu_ffn"});
+    CHECK_FALSE(fully_done(r));  // --exit-code
+    CHECK(workspace.last_status("swiglu_ffn_2d") == "failing");
+    const std::string board = render_board(workspace.exercises(), chosen, {r}, BoardStyle{});
+    CHECK(board.find("✗ swiglu_ffn_2d") != std::string::npos);
+    CHECK(board.find("gate: right on the book's inputs, wrong on other inputs") != std::string::npos);
+    CHECK(board.find("Every exercise here is done") == std::string::npos);
+    CHECK(board.find("Next: swiglu_ffn_2d: fix") != std::string::npos);
+    const std::string parts = render_parts(*chosen.front(), r, BoardStyle{});
+    CHECK(parts.find("✓") == std::string::npos);  // no part shown right
+    // the variant's note once, on the first part, with the command as the student types it
+    std::size_t notes = 0;
+    for (std::size_t at = parts.find("right on the book's inputs, wrong on these"); at != std::string::npos;
+         at = parts.find("right on the book's inputs, wrong on these", at + 1))
+        ++notes;
+    CHECK(notes == 1);
+    CHECK(parts.find("`./blockcheck run swiglu_ffn_2d --variant ") != std::string::npos);
 }
 
 TEST_CASE("check: an edition released with an assignment counts its exercises at the assignment's points") {
