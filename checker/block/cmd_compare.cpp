@@ -347,7 +347,7 @@ MistakeSearch search_layer(const CompareOptions& o, const LayerRun<T>& layer, Pr
     std::size_t begun = 0;
     const auto run = [&](const PortingMistake& mistake, StageJudge& judge) {
         BlockConfig<T> changed = layer.layer.config;
-        make_porting_mistake(changed, mistake.key());
+        make_layer_mistake(changed, mistake.key());
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (seconds > 2)
             fmt::print(stderr, "{}\n", tr_format(lang, "compare: porting mistake {k} of {n} ({id}), {s:.0f} s",

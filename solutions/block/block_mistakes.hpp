@@ -15,12 +15,6 @@ namespace blockcheck {
 // reading the weights); false for another id.
 template <class T>
 bool make_block_mistake(BlockConfig<T>& config, std::string_view id) {
-    // A SiLU slip needs a SiLU gate, a slip of the input norms input norms, and 1 + g a layer storing g.
-    const bool silu_slip = id.ends_with("_for_silu") || id == "silu_exponent_sign";
-    if ((silu_slip && config.gate_activation != GateActivation::silu) ||
-        (id == "residual_from_norm" && config.norm_sides == NormSides::output) ||
-        (id == "norm_gain_plus_one" && config.gain_plus_one))
-        return false;
     if (id == "not_causal") config.causal = false;
     else if (id == "eps_omitted") config.rms_norm_eps = T(0);
     else if (id == "mask_reversed") config.mask_reversed = true;
@@ -120,6 +114,24 @@ bool make_porting_mistake(BlockConfig<T>& config, std::string_view key) {
     const auto [id, parameter] = mistake_key_parts(key);
     if (!parameter.empty()) return make_family_mistake(config, id, parameter);
     return make_block_mistake(config, id) || make_model_family_mistake(config, id) || make_rope_mistake(config, id);
+}
+
+// Whether the LLaMA slip `key` has something to get wrong on this layer: a SiLU slip needs a SiLU
+// gate (on Gemma's GeGLU, gelu_for_silu would be gelu_exact_for_tanh under another name), a slip of
+// the input norms input norms (OLMo 2 has none), 1 + g a layer storing g itself.
+template <class T>
+bool slip_fits_layer(const BlockConfig<T>& config, std::string_view key) {
+    const bool silu_slip = key.ends_with("_for_silu") || key == "silu_exponent_sign";
+    return !((silu_slip && config.gate_activation != GateActivation::silu) ||
+             (key == "residual_from_norm" && config.norm_sides == NormSides::output) ||
+             (key == "norm_gain_plus_one" && config.gain_plus_one));
+}
+
+// The porting mistake `key` made on a layer compare searches (a block case's, a checkpoint's): as
+// make_porting_mistake, but false where the slip has nothing of this layer to get wrong.
+template <class T>
+bool make_layer_mistake(BlockConfig<T>& config, std::string_view key) {
+    return slip_fits_layer(config, key) && make_porting_mistake(config, key);
 }
 
 }  // namespace blockcheck

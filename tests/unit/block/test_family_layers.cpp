@@ -24,7 +24,7 @@ const Ids family_mistakes = {"norm_gain_one_dropped",  "qkv_bias_dropped",      
 Tensor family_port(const std::filesystem::path& dir, std::size_t layer, const std::string& mistake) {
     ModelFolder folder(dir);
     ModelLayer<double> l = load_model_layer<double>(folder, layer);
-    if (!mistake.empty()) REQUIRE(make_porting_mistake(l.config, mistake));
+    if (!mistake.empty()) REQUIRE(make_layer_mistake(l.config, mistake));
     const Tensor x = read_npy(dir / "hidden.npy");
     Matrix<double> rows(x.shape[0], x.shape[1]);
     rows.values = x.values;
@@ -53,7 +53,7 @@ Ids made_on_layer(const std::filesystem::path& dir, std::size_t layer) {
     Ids made;
     for (const std::string& id : family_mistakes) {
         BlockConfig<double> changed = c;
-        if (make_porting_mistake(changed, id)) made.push_back(id);
+        if (make_layer_mistake(changed, id)) made.push_back(id);
     }
     return made;
 }
@@ -98,8 +98,8 @@ TEST_CASE("each family's config.json sets its switches, and each family mistake 
     ModelFolder gemma(dir.path / "gemma2");
     BlockConfig<double> c = load_model_layer<double>(gemma, 0).config;
     CHECK(c.gate_activation == GateActivation::gelu_tanh);
-    CHECK(!make_porting_mistake(c, "gelu_for_silu"));
-    CHECK(!make_porting_mistake(c, "norm_gain_plus_one"));
+    CHECK(!make_layer_mistake(c, "gelu_for_silu"));
+    CHECK(!make_layer_mistake(c, "norm_gain_plus_one"));
 }
 
 TEST_CASE("an unknown model_type, or a family field the block does not compute, is refused by name") {
