@@ -39,6 +39,22 @@ struct NewCase {
     std::vector<Text> notes;                   // the config.json reader's: defaults taken, translations made
 };
 
+// `case new --family F DIR`: a small checkpoint folder of a model family as Hugging Face writes
+// it (config.json with the family's own fields, model.safetensors with its tensor names, F32), and
+// DIR/hidden.npy (float64 [rows, C]): two layers, the first windowed (local) and the second not
+// where the family has both kinds, a window of 4 below the 8 rows, q/k/v biases, q/k-norm gains,
+// Gemma's gains stored as g, Phi-3's fused weights with GQA and a partial rotary factor 0.5, a soft
+// cap of 1 (so that every mechanism and each of its porting mistakes shows on 8 rows). Weights as
+// write_new_case's, rounded to float.
+struct FamilyFolder {
+    std::string family;  // model_type: llama, mistral, qwen2, qwen3, gemma2, gemma3_text, phi3, olmo2
+    std::size_t rows = 8;
+    unsigned long long seed = 1;
+    bool force = false;
+};
+inline constexpr const char* family_names[] = {"llama", "mistral", "qwen2", "qwen3", "gemma2", "gemma3_text", "phi3", "olmo2"};
+std::vector<std::filesystem::path> write_family_folder(const std::filesystem::path& dir, const FamilyFolder& options);
+
 // Writes OUT.json; a case of more than 2^20 numbers keeps its weights and input in
 // OUT.safetensors beside it (the block's names, [in, out], float64). A configuration the block
 // case reader refuses is an InputFileError naming the field, and nothing is written.

@@ -45,6 +45,7 @@ void add_new_command(CLI::App& cmd, Context& context) {
     struct New {
         std::string out;
         NewCaseOptions options;
+        std::string family;  // --family: a checkpoint folder of that model family instead
     };
     auto n = std::make_shared<New>();
     NewCaseOptions& o = n->options;
@@ -71,8 +72,19 @@ void add_new_command(CLI::App& cmd, Context& context) {
         ->capture_default_str();
     sub->add_option("--seed", o.seed, "the random weights' seed")->capture_default_str();
     sub->add_flag("--force", o.force, "overwrite files that exist");
-    sub->callback([&context, n] {
-        context.run = [&context, n] {
+    sub->add_option("--family", n->family,
+                    "write OUT as a small checkpoint folder of this model family instead (llama, mistral, qwen2, qwen3, "
+                    "gemma2, gemma3_text, phi3, olmo2): config.json, model.safetensors, hidden.npy; with --rows, --seed")
+        ->check(CLI::IsMember(std::vector<std::string>(std::begin(family_names), std::end(family_names))));
+    sub->callback([&context, n, sub] {
+        context.run = [&context, n, sub] {
+            if (!n->family.empty()) {
+                const std::size_t rows = sub->get_option("--rows")->count() ? n->options.rows : 8;
+                const FamilyFolder f{n->family, rows, n->options.seed, n->options.force};
+                for (const auto& file : write_family_folder(n->out, f))
+                    fmt::print("{} {}\n", tr(context.lang, "wrote", "已写入"), file.string());
+                return 0;
+            }
             const NewCase made = write_new_case(n->out, n->options);
             for (const Text& note : made.notes) fmt::print("{}\n", note.in(context.lang));
             for (const auto& file : made.files)

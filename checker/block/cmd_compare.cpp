@@ -347,7 +347,7 @@ MistakeSearch search_layer(const CompareOptions& o, const LayerRun<T>& layer, Pr
     std::size_t begun = 0;
     const auto run = [&](const PortingMistake& mistake, StageJudge& judge) {
         BlockConfig<T> changed = layer.layer.config;
-        make_porting_mistake(changed, mistake.key());
+        make_layer_mistake(changed, mistake.key());
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (seconds > 2)
             fmt::print(stderr, "{}\n", tr_format(lang, "compare: porting mistake {k} of {n} ({id}), {s:.0f} s",
@@ -370,12 +370,13 @@ template <class T>
 int compare_model_at(const CompareOptions& o, Lang lang) {
     const DType dtype = dtype_named(o.dtype);
     ModelFolder folder(o.model);
+    say_layer_family(folder, o.layer, "compare", lang);
     ProductMemo<T> memo;
     const LayerRun<T> run = run_model_layer<T>(folder, o.layer, o.input, "compare", false, &memo);
     memo.recording = false;
     fmt::print(stderr, "compare: {}\n", precision_statement(o.precision, run.positions.back(), lang));
     const Trace<Mpfr50> reference = trace_at_50(run.trace);
-    const BlockConfig<Mpfr50> config = folder.hf_config<Mpfr50>().block;
+    const BlockConfig<Mpfr50> config = layer_block(folder.hf_config<Mpfr50>(), o.layer);
     const std::size_t keys = run.cached.size() + run.input.rows;
     const LaidOut seen = laid_out_like_reference(read_block_output(o.output_file, reference), reference, config, keys, dtype, o);
     const std::vector<StageErrors> stages = compare_stages(seen.given, reference, config, keys, dtype, o.rtol, o.atol);

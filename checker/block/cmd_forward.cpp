@@ -111,6 +111,7 @@ int forward_model_at(const ForwardOptions& options, Lang lang) {
     double multiply_adds = 0;
     for (const auto& [stage, count] : stage_multiply_adds(shape, rows.input.rows)) multiply_adds += count;
     const long largest = rows.positions.back();
+    say_layer_family(folder, options.layer, "forward", lang);
     fmt::print(stderr, "forward: {}\n", precision_statement(options.precision, largest, lang));
     warn_if_slow_mpfr(multiply_adds, options.precision, lang);
     LayerRun<T> run = run_model_layer<T>(folder, options.layer, options.input, "forward");

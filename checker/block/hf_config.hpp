@@ -8,13 +8,18 @@
 //   max_position_embeddings (2048), hidden_act ("silu"), attention_bias (false), mlp_bias (false),
 //   model_type ("llama"), num_hidden_layers, vocab_size, tie_word_embeddings (false),
 //   sliding_window (null), torch_dtype or dtype, quantization_config.
-// Refused by name, because the block would differ: attention_bias or mlp_bias true, a hidden_act
-// other than silu (or its alias swish), partial_rotary_factor below 1, a model_type other than
-// llama or mistral, quantization_config. Every other field (token ids, initializer_range, ...)
-// does not change the block and is ignored.
+// model_type names the family (llama, mistral, qwen2, qwen3, gemma2, gemma3_text or gemma3 with a
+// text_config, phi3, olmo2); each family's own fields and defaults (its transformers config class's)
+// are read by read_family_fields (detail/hf_family.cpp; the table is in docs/checkpoints.md) into
+// the switches of the one block. Refused by name, because the block would differ: an unknown
+// model_type, a bias or activation the family's layer does not have, partial_rotary_factor below 1
+// outside phi3, quantization_config, and each family field with a value the block does not compute.
+// Every other field (token ids, initializer_range, ...) does not change the block and is ignored.
 #pragma once
 
 #include "checker/block/rope_config.hpp"
+
+#include <functional>
 
 namespace blockcheck {
 
@@ -30,7 +35,35 @@ struct HfConfig {
     std::size_t sliding_window = 0;              // 0: every key is attended to
     std::string torch_dtype;                     // "" when not given
     std::vector<Text> notes;                     // defaults taken, translations made
+    // The family (model_type) and how its layers differ from LLaMA's:
+    std::string model_type = "llama";
+    bool fused_gate_up = false;                  // Phi-3's gate_up_proj: gate rows, then up rows
+    std::vector<std::string> layer_prefixes = {"model.layers."};  // tried in order (Gemma 3's nested checkpoints)
+    std::vector<Text> mechanisms;                // every layer's, as forward and compare say them
+    // Models with windowed (local) layers: which layers are (null: none), and their window and RoPE.
+    std::function<bool(std::size_t)> windowed_layer;
+    LayerKind<T> local_kind;
+    bool two_kinds = false;                      // some layers windowed, some not (local_global_shifted)
 };
+
+// The block of layer `layer`: `hf.block` with the layer's window and RoPE where the model has
+// windowed layers, the other kind kept for the mistake local_global_shifted.
+template <class T>
+BlockConfig<T> layer_block(const HfConfig<T>& hf, std::size_t layer);
+
+// What layer `layer` computes beyond a LLaMA layer, one line a mechanism (empty for LLaMA's).
+template <class T>
+std::vector<Text> layer_mechanisms(const HfConfig<T>& hf, std::size_t layer);
+
+// The family's own fields of config.json (after the LLaMA ones are read into `hf`): its switches,
+// windows and tensor names. `json` is the text config (Gemma 3's text_config).
+template <class T>
+void read_family_fields(const nlohmann::ordered_json& json, const std::string& where, HfConfig<T>& hf);
+
+// config.json with the family's defaults for the fields it lacks (each default taken is a note), the
+// nested text_config of a multimodal gemma3 taken out; model_type refused unless a known family.
+nlohmann::ordered_json with_family_defaults(const nlohmann::ordered_json& json, const std::string& where,
+                                            std::vector<Text>& notes);
 
 // The rotary settings only, of any model's config (Phi-3's partial rotary factor included); a
 // bad or missing field is an InputFileError naming `source` and the field.

@@ -59,8 +59,14 @@ LayerRun<T> run_model_layer(ModelFolder& folder, std::size_t layer, const LayerI
 template <class T>
 BlockWeights<T, RememberedMatrix<T>> remembered(const BlockWeights<T, StoredMatrix>& w, ProductMemo<T>& memo) {
     auto r = [&memo](const StoredMatrix& m) { return RememberedMatrix<T>(m, &memo); };
-    return {w.attn_norm, r(w.q), r(w.k), r(w.v), r(w.o), w.ffn_norm, r(w.gate), r(w.up), r(w.down)};
+    return {w.attn_norm, r(w.q),     r(w.k),     r(w.v),         r(w.o),        w.ffn_norm,
+            r(w.gate),   r(w.up),    r(w.down),  w.q_bias,       w.k_bias,      w.v_bias,
+            w.q_norm,    w.k_norm,   w.attn_out_norm, w.ffn_out_norm};
 }
+
+// On stderr: the layer's model family (config.json's model_type) and each mechanism its layer uses
+// beyond a LLaMA layer's ("forward: qwen3 layer 1: RMSNorm on each head's q and k before RoPE ...").
+void say_layer_family(ModelFolder& folder, std::size_t layer, const std::string& what, Lang lang);
 
 // The significant digits the dd block guarantees normwise at every stage when the largest position
 // is `largest_position`: 30, less where RoPE's angle (carried to 2^-106 of its size) is large:

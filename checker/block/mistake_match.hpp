@@ -91,7 +91,7 @@ template <class T>
 std::function<bool(const PortingMistake&)> made_on(const BlockConfig<T>& config) {
     return [config](const PortingMistake& mistake) {
         BlockConfig<T> changed = config;
-        return make_porting_mistake(changed, mistake.key());
+        return make_layer_mistake(changed, mistake.key());
     };
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 namespace blockcheck {
@@ -49,32 +50,62 @@ struct KvCache {
     std::size_t size() const { return positions.size(); }
 };
 
+// What a model family changes in the scores (docs/checkpoints.md); the chapter's attention keeps
+// the defaults.
+template <class T>
+struct ScoreRule {
+    std::optional<T> scale;    // the scores' factor; none: 1/sqrt(head_dim)
+    std::optional<T> softcap;  // c: each scaled score s becomes c tanh(s / c) before the mask (Gemma 2)
+    std::size_t window = 0;    // w > 0: query i sees key j only when i - j < w (sliding window)
+};
+
+// The keys query position `at` sees: [first, last) of the cache, whose positions increase. Causal:
+// positions <= at; with a window w also at - position < w.
+template <class T>
+std::pair<std::size_t, std::size_t> visible_keys(const KvCache<T>& cache, long at, std::size_t window) {
+    std::size_t first = 0, last = 0;
+    while (last < cache.size() && cache.positions[last] <= at) ++last;
+    if (window > 0)
+        while (first < last && at - cache.positions[first] >= static_cast<long>(window)) ++first;
+    return {first, last};
+}
+
+// c tanh(s / c): a score soft-capped at +-c.
+template <class T>
+T soft_capped(const T& score, const T& cap) {
+    using std::tanh;
+    return cap * tanh(score / cap);
+}
+
 // Attention of each query row over the cache.  q: [Tq, query_heads * head_dim] at
 // positions q_positions -> [Tq, query_heads * head_dim]. Key j is visible to query t iff
-// its position is <= the query's (the causal mask); scores are divided by sqrt(head_dim).
+// its position is <= the query's (the causal mask, and the window's if the rule has one); scores
+// are multiplied by the rule's scale (1/sqrt(head_dim)), then soft-capped if the rule says so.
 // weights, when given, receives each head's attention weights: [query_heads][Tq, cache].
 template <class T>
 Matrix<T> causal_attention(const Matrix<T>& q, std::span<const long> q_positions, const KvCache<T>& cache,
-                           const HeadLayout& layout, std::vector<Matrix<T>>* weights = nullptr) {
+                           const HeadLayout& layout, std::vector<Matrix<T>>* weights = nullptr,
+                           const ScoreRule<T>& rule = {}) {
     using std::sqrt;
     const std::size_t d = layout.head_dim;
-    const T scale = T(1) / sqrt(T(static_cast<long>(d)));
+    const T scale = rule.scale ? *rule.scale : T(1) / sqrt(T(static_cast<long>(d)));
     Matrix<T> out(q.rows, layout.query_heads * d);
     if (weights) weights->assign(layout.query_heads, Matrix<T>(q.rows, cache.size()));
     for (std::size_t h = 0; h < layout.query_heads; ++h) {
         const std::size_t kv = layout.kv_head_of(h) * d;
         for (std::size_t t = 0; t < q.rows; ++t) {
             std::span<const T> query = q.row(t).subspan(h * d, d);
-            std::size_t visible = 0;
-            while (visible < cache.size() && cache.positions[visible] <= q_positions[t]) ++visible;
-            if (visible == 0) throw std::logic_error("a query with no visible key");
-            Vector<T> scores(visible);
-            for (std::size_t j = 0; j < visible; ++j)
-                scores[j] = dot<T>(query, std::span<const T>(cache.k[j]).subspan(kv, d)) * scale;
+            const auto [first, last] = visible_keys(cache, q_positions[t], rule.window);
+            if (first == last) throw std::logic_error("a query with no visible key");
+            Vector<T> scores(last - first);
+            for (std::size_t j = first; j < last; ++j) {
+                scores[j - first] = dot<T>(query, std::span<const T>(cache.k[j]).subspan(kv, d)) * scale;
+                if (rule.softcap) scores[j - first] = soft_capped(scores[j - first], *rule.softcap);
+            }
             Vector<T> w = softmax<T>(scores);
-            for (std::size_t j = 0; j < visible; ++j) {
-                if (weights) (*weights)[h](t, j) = w[j];
-                for (std::size_t c = 0; c < d; ++c) out(t, h * d + c) += w[j] * cache.v[j][kv + c];
+            for (std::size_t j = first; j < last; ++j) {
+                if (weights) (*weights)[h](t, j) = w[j - first];
+                for (std::size_t c = 0; c < d; ++c) out(t, h * d + c) += w[j - first] * cache.v[j][kv + c];
             }
         }
     }

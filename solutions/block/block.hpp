@@ -11,6 +11,7 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -18,6 +19,23 @@
 #include <vector>
 
 namespace blockcheck {
+
+// Where RMSNorm sits around each sublayer: on its input (LLaMA), on its output before the residual
+// add (OLMo 2), or both (Gemma 2 and 3: four norms a layer).
+enum class NormSides { input, output, both };
+
+// RMSNorm on Q and K before RoPE: none, over each head's d coordinates (Qwen3, Gemma 3), or over
+// the whole projection (OLMo 2).
+enum class QkNorm { none, per_head, whole };
+
+// One kind of layer of a model with two (Gemma's local and global layers, Qwen2's windowed ones):
+// its window (0: none) and its RoPE.
+template <class T>
+struct LayerKind {
+    std::size_t sliding_window = 0;
+    T rope_theta = T(10000);
+    RopeScaling<T> rope_scaling;
+};
 
 // The block's geometry: the single description of its shapes.
 template <class T>
@@ -52,12 +70,28 @@ struct BlockConfig {
     bool clockwise = false;           // true: RoPE turns the other way, the sine's sign flipped (clockwise_rotation)
     bool residual_from_norm = false;  // true: a sublayer's output added to its normalised input (residual_from_norm)
     bool residual_forgotten = false;  // true: a sublayer's output taken alone, nothing added (residual_forgotten)
+    // The model families' mechanisms (docs/checkpoints.md), each off in the chapter's block; gain_plus_one
+    // above is Gemma's RMSNorm (gains stored as g, used as 1 + g).
+    std::size_t rotary_dim = 0;       // coordinates of each head RoPE turns, the first ones (0: all; Phi-3)
+    bool qkv_bias = false;            // Q, K and V add their projections' biases (Qwen2)
+    QkNorm qk_norm = QkNorm::none;    // Q and K normalised before RoPE (Qwen3, Gemma 3, OLMo 2)
+    NormSides norm_sides = NormSides::input;  // with pre_norm: where each sublayer's norms sit (Gemma, OLMo 2)
+    std::size_t sliding_window = 0;   // w > 0: a query sees the keys fewer than w positions back (Mistral, ...)
+    std::optional<T> softcap;         // attention logits soft-capped at +-c (Gemma 2's attn_logit_softcapping)
+    std::optional<T> query_pre_attn_scalar;  // s: scores scaled by s^-1/2, not head_dim^-1/2 (Gemma)
+    bool fused_qkv = false;           // Q, K, V stored as one qkv_proj (Phi-3), for its mistake
+    std::optional<LayerKind<T>> other_kind;  // the model's other kind of layer (local_global_shifted)
+    // Their porting slips (block_mistakes.hpp), besides the switches above turned off:
+    bool qk_norm_after_rope = false;  // true: Q and K normalised after RoPE (qk_norm_after_rope)
+    bool norms_swapped = false;       // true: input and output norms swapped (norms_pre_post_swapped)
+    bool swap_k_v = false;            // true: qkv_proj split as q, v, k (fused_qkv_split_order)
 
     HeadLayout heads() const { return {query_heads, kv_heads, head_dim, kv_round_robin}; }
     // The frequency plan for a forward whose last position is sequence_length - 1.
     Rope<T> rope(std::size_t sequence_length = 0) const {
-        Rope<T> plan = make_rope(rope_theta, head_dim, rope_scaling, rope_layout, sequence_length);
+        Rope<T> plan = make_rope(rope_theta, rotary_dim ? rotary_dim : head_dim, rope_scaling, rope_layout, sequence_length);
         plan.clockwise = clockwise;
+        plan.head_stride = head_dim;
         return plan;
     }
 };
@@ -73,6 +107,10 @@ struct BlockWeights {
     Vector<T> ffn_norm;   // [C]
     W gate, up;           // [C, F]
     W down;               // [F, C]
+    // The families' further parameters, empty where the layer has none:
+    Vector<T> q_bias, k_bias, v_bias;       // [query_heads * d], [kv_heads * d] (Qwen2)
+    Vector<T> q_norm, k_norm;               // [d] (each head's) or [heads * d] (the whole projection's)
+    Vector<T> attn_out_norm, ffn_out_norm;  // [C]: the norms of the sublayers' outputs (Gemma, OLMo 2)
 };
 
 // The seven matrices by their Hugging Face names, in the order of BlockConfig::weights_in_other_order's bits.
@@ -96,7 +134,9 @@ Matrix<T> other_order(const Matrix<T>& w) {
 
 // Named intermediate values, in the order the block computes them: every stage's matrix
 // (N, Q, K, V, Q_rotated, K_rotated, attention_weights/h, heads, attention_output, R, M, gate,
-// up, hidden, down, output; post-norm has no N and M) so that readers never recompute one.
+// up, hidden, down, output; post-norm has no N and M; a family's layer adds Q_normed and K_normed
+// before Q_rotated, attention_normed before R and down_normed before output where it has those
+// norms, and has no N and M where it has no input norms) so that readers never recompute one.
 template <class T>
 class Trace {
 public:
@@ -146,22 +186,23 @@ Matrix<T> record(Trace<T>* trace, const std::string& name, Matrix<T> value) {
     return value;
 }
 
-// The attention divides the scores by sqrt(d); the scale slips are made on the queries before it:
-// times sqrt(d) undoes it (no_attention_scale), divided by sqrt(d) repeats it (attention_scale_twice).
+// The scores' rule: scaled by head_dim^-1/2 (query_pre_attn_scalar^-1/2 where the model gives it;
+// 1 without the scale, its square with it twice: the scale slips), soft-capped and windowed as the
+// layer says.
 template <class T>
-void rescale_queries(Matrix<T>& q, const BlockConfig<T>& config) {
-    if (config.scale_scores && !config.scale_scores_twice) return;
+ScoreRule<T> score_rule(const BlockConfig<T>& config) {
     using std::sqrt;
-    const T root = sqrt(T(static_cast<long>(config.head_dim)));
-    const T factor = config.scale_scores ? T(1) / root : root;
-    for (T& x : q.values) x *= factor;
+    const T base = config.query_pre_attn_scalar ? *config.query_pre_attn_scalar : T(static_cast<long>(config.head_dim));
+    T scale = config.scale_scores ? T(1) / sqrt(base) : T(1);
+    if (config.scale_scores_twice) scale *= scale;
+    return {scale, config.softcap, config.sliding_window};
 }
 
 // The mask reversed (mistake mask_reversed): query t sees the keys at positions >= its own. It is
 // the causal attention on the positions negated, with the rows and the cache in reverse order.
 template <class T>
 Matrix<T> reversed_mask_attention(const Matrix<T>& q, std::span<const long> positions, const KvCache<T>& cache,
-                                  const HeadLayout& heads) {
+                                  const HeadLayout& heads, const ScoreRule<T>& rule) {
     KvCache<T> flipped;
     for (std::size_t j = cache.size(); j-- > 0;) flipped.append(cache.k[j], cache.v[j], -cache.positions[j]);
     Matrix<T> q_flipped(q.rows, q.cols);
@@ -170,22 +211,66 @@ Matrix<T> reversed_mask_attention(const Matrix<T>& q, std::span<const long> posi
         std::copy(q.row(q.rows - 1 - t).begin(), q.row(q.rows - 1 - t).end(), q_flipped.row(t).begin());
         at[t] = -positions[q.rows - 1 - t];
     }
-    const Matrix<T> flipped_out = causal_attention<T>(q_flipped, at, flipped, heads);
+    const Matrix<T> flipped_out = causal_attention<T>(q_flipped, at, flipped, heads, nullptr, rule);
     Matrix<T> out(flipped_out.rows, flipped_out.cols);
     for (std::size_t t = 0; t < out.rows; ++t)
         std::copy(flipped_out.row(out.rows - 1 - t).begin(), flipped_out.row(out.rows - 1 - t).end(), out.row(t).begin());
     return out;
 }
 
-// Attention sublayer without the residual: rotates Q and K at `positions` (one a row, increasing,
-// after the cache's), appends K and V to the cache and attends over it.  n: [T, C] -> [T, C]
+// y + b on every row, where the layer has biases (Qwen2's q/k/v).  y: [T, n], bias: [n]
+template <class T>
+Matrix<T> plus_bias(Matrix<T> y, const Vector<T>& bias, const BlockConfig<T>& config) {
+    if (!config.qkv_bias) return y;
+    for (std::size_t t = 0; t < y.rows; ++t)
+        for (std::size_t j = 0; j < y.cols; ++j) y(t, j) += bias[j];
+    return y;
+}
+
+// The gains RMSNorm multiplies by: g, or 1 + g (Gemma's convention, or the slip norm_gain_plus_one),
+// repeated to `width` when shorter (a head's gains over the whole projection).
+template <class T>
+Vector<T> norm_gains(const Vector<T>& g, const BlockConfig<T>& config, std::size_t width = 0) {
+    if (g.empty()) throw std::logic_error("a norm without gains");
+    Vector<T> gains;
+    for (std::size_t i = 0; i < std::max(width, g.size()); ++i) gains.push_back(g[i % g.size()]);
+    if (config.gain_plus_one)
+        for (T& x : gains) x += T(1);
+    return gains;
+}
+
+// RMSNorm of Q or K: over each head's d coordinates (Qwen3, Gemma 3; gains [d], or the head's
+// slice of [heads * d]) or over the whole row (OLMo 2; gains [heads * d], or [d] repeated).
+// x: [T, heads * d] -> [T, heads * d]
+template <class T>
+Matrix<T> qk_normed(const Matrix<T>& x, const Vector<T>& gains, const BlockConfig<T>& config) {
+    const Vector<T> g = norm_gains(gains, config, x.cols);
+    const std::size_t span = config.qk_norm == QkNorm::per_head ? config.head_dim : x.cols;
+    Matrix<T> y(x.rows, x.cols);
+    for (std::size_t t = 0; t < x.rows; ++t)
+        for (std::size_t at = 0; at + span <= x.cols; at += span) {
+            const Vector<T> part = rms_norm<T>(x.row(t).subspan(at, span), std::span<const T>(g).subspan(at, span),
+                                               config.rms_norm_eps, config.eps_placement);
+            std::copy(part.begin(), part.end(), y.row(t).begin() + static_cast<std::ptrdiff_t>(at));
+        }
+    return y;
+}
+
+// Attention sublayer without the residual: Q, K, V (plus their biases; Q and K normalised where
+// the layer does it), rotates Q and K at `positions` (one a row, increasing, after the cache's),
+// appends K and V to the cache and attends over it.  n: [T, C] -> [T, C]
 template <class T, class W>
 Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T, W>& w, const Matrix<T>& n,
                              std::span<const long> positions, KvCache<T>& cache, Trace<T>* trace) {
-    Matrix<T> q = record(trace, "Q", matmul(n, w.q));
-    Matrix<T> k = record(trace, "K", matmul(n, w.k));
-    Matrix<T> v = record(trace, "V", matmul(n, w.v));
+    Matrix<T> q = record(trace, "Q", plus_bias(matmul(n, w.q), w.q_bias, config));
+    Matrix<T> k = record(trace, "K", plus_bias(matmul(n, w.k), w.k_bias, config));
+    Matrix<T> v = record(trace, "V", plus_bias(matmul(n, w.v), w.v_bias, config));
     if (positions.size() != n.rows) throw std::invalid_argument("one position a row is needed");
+    const bool qk_norm = config.qk_norm != QkNorm::none;
+    if (qk_norm && !config.qk_norm_after_rope) {
+        q = record(trace, "Q_normed", qk_normed(q, w.q_norm, config));
+        k = record(trace, "K_normed", qk_normed(k, w.k_norm, config));
+    }
     // The sequence length dynamic NTK and LongRoPE read: the largest position + 1, as counted
     // (position_off_by_one counts from 1 there too).
     const Rope<T> rope =
@@ -195,20 +280,25 @@ Matrix<T> attention_sublayer(const BlockConfig<T>& config, const BlockWeights<T,
         apply_rope(q.row(t), rope, turn);
         apply_rope(k.row(t), rope, turn);  // V is never rotated
         if (config.rotate_v) apply_rope(v.row(t), rope, turn);
-        cache.append(k.row(t), v.row(t), positions[t]);
     }
+    if (qk_norm && config.qk_norm_after_rope) {  // the slip: normalised after RoPE
+        q = qk_normed(q, w.q_norm, config);
+        k = qk_normed(k, w.k_norm, config);
+    }
+    for (std::size_t t = 0; t < n.rows; ++t) cache.append(k.row(t), v.row(t), positions[t]);
     record(trace, "Q_rotated", q);
     record(trace, "K_rotated", k);
     if (rope.score_factor != T(1))  // the scores scaled once more (mistake yarn_attention_factor_on_scores)
         for (T& x : q.values) x *= rope.score_factor;
-    rescale_queries(q, config);
+    const ScoreRule<T> rule = score_rule(config);
     // Without the causal mask (not_causal) every query sees the whole cache.
     const std::vector<long> visible_up_to = config.causal ? std::vector<long>(positions.begin(), positions.end())
                                                           : std::vector<long>(n.rows, cache.positions.back());
     std::vector<Matrix<T>> weights;  // [query_heads][T, cache positions]
-    const Matrix<T> heads = config.mask_reversed
-                                ? reversed_mask_attention<T>(q, positions, cache, config.heads())
-                                : causal_attention<T>(q, visible_up_to, cache, config.heads(), trace ? &weights : nullptr);
+    const Matrix<T> heads =
+        config.mask_reversed
+            ? reversed_mask_attention<T>(q, positions, cache, config.heads(), rule)
+            : causal_attention<T>(q, visible_up_to, cache, config.heads(), trace ? &weights : nullptr, rule);
     for (std::size_t h = 0; h < weights.size(); ++h) record(trace, "attention_weights/" + std::to_string(h), weights[h]);
     record(trace, "heads", heads);  // [T, query_heads * d], heads side by side
     return record(trace, "attention_output", matmul(heads, w.o));
@@ -223,16 +313,6 @@ Matrix<T> ffn_sublayer(const BlockConfig<T>& config, const BlockWeights<T, W>& w
     return record(trace, "down", matmul(hidden, w.down));
 }
 
-// The gains RMSNorm multiplies by: g, or 1 + g (norm_gain_plus_one: a gain stored as g - 1, as
-// Gemma's is, read into a LLaMA block that stores g itself).
-template <class T>
-Vector<T> norm_gains(const Vector<T>& g, const BlockConfig<T>& config) {
-    Vector<T> gains = g;
-    if (config.gain_plus_one)
-        for (T& x : gains) x += T(1);
-    return gains;
-}
-
 // The weights as a loader with a slip reads them: gate and up swapped (gate_up_swapped), every
 // square matrix left transposed (transposed_weights: a loader that transposes a stored [out, in]
 // only when its shape does not fit [in, out] cannot tell a square one), or one matrix's buffer
@@ -240,6 +320,7 @@ Vector<T> norm_gains(const Vector<T>& g, const BlockConfig<T>& config) {
 template <class T, class W>
 BlockWeights<T, W> misread_weights(const BlockConfig<T>& config, BlockWeights<T, W> w) {
     if (config.swap_gate_up) std::swap(w.gate, w.up);
+    if (config.swap_k_v) std::swap(w.k, w.v);
     const std::array<W*, 7> matrices = weight_matrices(w);
     for (std::size_t i = 0; i < matrices.size(); ++i) {
         W& m = *matrices[i];
@@ -258,10 +339,21 @@ Matrix<T> residual(const BlockConfig<T>& config, const Matrix<T>& stream, const 
     return add(config.residual_from_norm ? normed : stream, sublayer);
 }
 
+// The gains of a sublayer's input norm and of its output norm (nullptr: none there), as the layer's
+// norm_sides says, or swapped (the slip norms_pre_post_swapped: OLMo 2's output norms put on the inputs).
+template <class T>
+std::pair<const Vector<T>*, const Vector<T>*> sublayer_norms(const BlockConfig<T>& config, const Vector<T>& input,
+                                                             const Vector<T>& output) {
+    std::pair<const Vector<T>*, const Vector<T>*> gains{config.norm_sides == NormSides::output ? nullptr : &input,
+                                                        config.norm_sides == NormSides::input ? nullptr : &output};
+    if (config.norms_swapped) std::swap(gains.first, gains.second);
+    return gains;
+}
+
 // Whether the configuration reads the weights with a slip (misread_weights changes them).
 template <class T>
 bool misreads_weights(const BlockConfig<T>& config) {
-    return config.swap_gate_up || config.transpose_square_weights || config.weights_in_other_order != 0;
+    return config.swap_gate_up || config.swap_k_v || config.transpose_square_weights || config.weights_in_other_order != 0;
 }
 
 // The positions start .. start + rows - 1; an invalid_argument when they leave 0 .. LONG_MAX.
@@ -280,19 +372,25 @@ Matrix<T> block_step(const BlockConfig<T>& config, const BlockWeights<T, W>& w, 
                      std::span<const long> positions, KvCache<T>& cache, Trace<T>* trace = nullptr) {
     if (misreads_weights(config)) {  // a slip in reading the weights
         BlockConfig<T> reader = config;
-        reader.swap_gate_up = reader.transpose_square_weights = false;
+        reader.swap_gate_up = reader.swap_k_v = reader.transpose_square_weights = false;
         reader.weights_in_other_order = 0;
         return block_step(reader, misread_weights(config, w), x, positions, cache, trace);
     }
     const T& eps = config.rms_norm_eps;
     const EpsPlacement where = config.eps_placement;
     if (config.pre_norm) {
-        // R = X + Attn(RMSNorm(X)); Y = R + FFN(RMSNorm(R))
-        const Matrix<T> n = record(trace, "N", rms_norm_rows<T>(x, norm_gains(w.attn_norm, config), eps, where));
-        const Matrix<T> r =
-            record(trace, "R", residual(config, x, n, attention_sublayer(config, w, n, positions, cache, trace)));
-        const Matrix<T> m = record(trace, "M", rms_norm_rows<T>(r, norm_gains(w.ffn_norm, config), eps, where));
-        return record(trace, "output", residual(config, r, m, ffn_sublayer(config, w, m, trace)));
+        // R = X + post(Attn(pre(X))); Y = R + post(FFN(pre(R))), pre and post RMSNorms where the layer has them
+        const auto [attn_in, attn_out] = sublayer_norms(config, w.attn_norm, w.attn_out_norm);
+        const auto [ffn_in, ffn_out] = sublayer_norms(config, w.ffn_norm, w.ffn_out_norm);
+        auto norm = [&](const char* name, const Matrix<T>& rows, const Vector<T>* gains) {
+            return gains ? record(trace, name, rms_norm_rows<T>(rows, norm_gains(*gains, config), eps, where)) : rows;
+        };
+        const Matrix<T> n = norm("N", x, attn_in);
+        const Matrix<T> a = norm("attention_normed", attention_sublayer(config, w, n, positions, cache, trace), attn_out);
+        const Matrix<T> r = record(trace, "R", residual(config, x, n, a));
+        const Matrix<T> m = norm("M", r, ffn_in);
+        const Matrix<T> f = norm("down_normed", ffn_sublayer(config, w, m, trace), ffn_out);
+        return record(trace, "output", residual(config, r, m, f));
     }
     // Post-norm, for contrast: R = RMSNorm(X + Attn(X)); Y = RMSNorm(R + FFN(R))
     const Matrix<T> r = record(trace, "R",

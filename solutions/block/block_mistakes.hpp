@@ -41,6 +41,47 @@ bool make_block_mistake(BlockConfig<T>& config, std::string_view id) {
     return true;
 }
 
+// Whether a layer kind turns Q and K as the layer does (then a local layer taken as global is only
+// its window ignored: sliding_window_ignored names that).
+template <class T>
+bool same_rope(const BlockConfig<T>& config, const LayerKind<T>& kind) {
+    return config.rope_theta == kind.rope_theta && config.rope_scaling.type == kind.rope_scaling.type &&
+           config.rope_scaling.factor == kind.rope_scaling.factor;
+}
+
+// The slips a model family's mechanisms invite (docs/checkpoints.md), each made only on a layer
+// that has the mechanism: (1 + g) read as g, the q/k/v biases dropped, the q/k-norm skipped, after
+// RoPE, or over the other span (the whole projection for each head's, or the reverse), the window
+// ignored or one key wider, the soft cap skipped, GELU's exact form for its tanh form, qkv_proj split
+// as q, v, k, the input and output norms swapped, the layer taken as the model's other kind (the
+// local/global pattern shifted: a global layer windowed, or a local one global where the kinds'
+// RoPE differs); false for another id or a layer without the mechanism.
+template <class T>
+bool make_model_family_mistake(BlockConfig<T>& config, std::string_view id) {
+    const bool qk_norm = config.qk_norm != QkNorm::none;
+    if (id == "norm_gain_one_dropped" && config.gain_plus_one) config.gain_plus_one = false;
+    else if (id == "qkv_bias_dropped" && config.qkv_bias) config.qkv_bias = false;
+    else if (id == "qk_norm_skipped" && qk_norm) config.qk_norm = QkNorm::none;
+    else if (id == "qk_norm_after_rope" && qk_norm) config.qk_norm_after_rope = true;
+    else if (id == "qk_norm_other_span" && qk_norm)
+        config.qk_norm = config.qk_norm == QkNorm::per_head ? QkNorm::whole : QkNorm::per_head;
+    else if (id == "sliding_window_ignored" && config.sliding_window) config.sliding_window = 0;
+    else if (id == "sliding_window_off_by_one" && config.sliding_window) config.sliding_window += 1;
+    else if (id == "softcap_skipped" && config.softcap) config.softcap.reset();
+    else if (id == "gelu_exact_for_tanh" && config.gate_activation == GateActivation::gelu_tanh)
+        config.gate_activation = GateActivation::gelu;
+    else if (id == "fused_qkv_split_order" && config.fused_qkv) config.swap_k_v = true;
+    else if (id == "norms_pre_post_swapped" && config.norm_sides != NormSides::input) config.norms_swapped = true;
+    else if (id == "local_global_shifted" && config.other_kind && !(config.sliding_window && same_rope(config, *config.other_kind))) {
+        LayerKind<T> own{config.sliding_window, config.rope_theta, config.rope_scaling};
+        config.sliding_window = config.other_kind->sliding_window;
+        config.rope_theta = config.other_kind->rope_theta;
+        config.rope_scaling = config.other_kind->rope_scaling;
+        config.other_kind = own;
+    } else return false;
+    return true;
+}
+
 // A catalogue key and its parts: "weight_other_order/q_proj" is the family weight_other_order's
 // member q_proj; a key without '/' has no parameter.
 inline std::pair<std::string_view, std::string_view> mistake_key_parts(std::string_view key) {
@@ -72,7 +113,25 @@ template <class T>
 bool make_porting_mistake(BlockConfig<T>& config, std::string_view key) {
     const auto [id, parameter] = mistake_key_parts(key);
     if (!parameter.empty()) return make_family_mistake(config, id, parameter);
-    return make_block_mistake(config, id) || make_rope_mistake(config, id);
+    return make_block_mistake(config, id) || make_model_family_mistake(config, id) || make_rope_mistake(config, id);
+}
+
+// Whether the LLaMA slip `key` has something to get wrong on this layer: a SiLU slip needs a SiLU
+// gate (on Gemma's GeGLU, gelu_for_silu would be gelu_exact_for_tanh under another name), a slip of
+// the input norms input norms (OLMo 2 has none), 1 + g a layer storing g itself.
+template <class T>
+bool slip_fits_layer(const BlockConfig<T>& config, std::string_view key) {
+    const bool silu_slip = key.ends_with("_for_silu") || key == "silu_exponent_sign";
+    return !((silu_slip && config.gate_activation != GateActivation::silu) ||
+             (key == "residual_from_norm" && config.norm_sides == NormSides::output) ||
+             (key == "norm_gain_plus_one" && config.gain_plus_one));
+}
+
+// The porting mistake `key` made on a layer compare searches (a block case's, a checkpoint's): as
+// make_porting_mistake, but false where the slip has nothing of this layer to get wrong.
+template <class T>
+bool make_layer_mistake(BlockConfig<T>& config, std::string_view key) {
+    return slip_fits_layer(config, key) && make_porting_mistake(config, key);
 }
 
 }  // namespace blockcheck

@@ -289,6 +289,15 @@ inline DoubleDouble cos(const DoubleDouble& a) {
     return c;
 }
 
+// tanh a = sign(a) (1 - 2 / (e^(2|a|) + 1)): absolute error about 2^-105 (what GELU's tanh form
+// and a soft cap, both adding it to or scaling it by O(1), need); +-1 beyond |a| = 40, where
+// 1 - tanh is below 2^-114.
+inline DoubleDouble tanh(const DoubleDouble& a) {
+    if (std::isnan(a.hi)) return a;
+    const DoubleDouble magnitude = abs(a).hi > 40 ? DoubleDouble(1.0) : 1.0 - 2.0 / (exp(ldexp(abs(a), 1)) + 1.0);
+    return a.hi < 0 ? -magnitude : magnitude;
+}
+
 // The rarely used functions through 50 digits, rounded once: GELU's erf, the teaching plans'
 // acos, and pow for RoPE's frequencies (exp(y ln x) in double-double would lose |y ln x| ulps).
 inline DoubleDouble erf(const DoubleDouble& a) { return DoubleDouble(erf(static_cast<Mpfr50>(a))); }

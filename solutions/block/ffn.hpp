@@ -1,6 +1,7 @@
 // Position-wise feed-forward networks: SwiGLU (chapter 25.3) and the ReLU FFN it replaces.
 #pragma once
 
+#include "real.hpp"
 #include "tensor.hpp"
 
 #include <cmath>
@@ -28,11 +29,21 @@ T gelu(const T& a) {
     return a * (T(1) + erf(a / sqrt(T(2)))) / T(2);
 }
 
-// The gate's activation: SiLU in SwiGLU; sigmoid and ReLU are the classic slips the exercises
+// GELU's tanh form, GeGLU's in Gemma (gelu_pytorch_tanh):
+// a (1 + tanh(sqrt(2/pi) (a + 0.044715 a^3))) / 2.
+template <class T>
+T gelu_tanh(const T& a) {
+    using std::sqrt;
+    using std::tanh;
+    static const T root_two_over_pi = sqrt(T(2) / pi<T>()), kappa = parse_real<T>("0.044715");
+    return a * (T(1) + tanh(root_two_over_pi * (a + kappa * a * a * a))) / T(2);
+}
+
+// The gate's activation: SiLU in SwiGLU, GELU's tanh form in Gemma's GeGLU; sigmoid and ReLU are the classic slips the exercises
 // diagnose (sigmoid(a) = 1 / (1 + e^-a) is SiLU's pass ratio, not SiLU), as is SiLU with the
 // exponent's sign lost (a / (1 + e^a)); GELU a port's (mistake gelu_for_silu: GeGLU's activation
-// on a SwiGLU model).
-enum class GateActivation { silu, sigmoid, relu, gelu, silu_exponent_sign };
+// on a SwiGLU model; gelu_exact_for_tanh: the exact form where GeGLU has the tanh one).
+enum class GateActivation { silu, sigmoid, relu, gelu, silu_exponent_sign, gelu_tanh };
 
 template <class T>
 T gate_activation(const T& a, GateActivation activation) {
@@ -42,6 +53,7 @@ T gate_activation(const T& a, GateActivation activation) {
         case GateActivation::relu: return relu(a);
         case GateActivation::gelu: return gelu(a);
         case GateActivation::silu_exponent_sign: return a / (T(1) + exp(a));
+        case GateActivation::gelu_tanh: return gelu_tanh(a);
         default: return silu(a);
     }
 }

@@ -72,6 +72,9 @@ struct Rope {
     // Two slips of the turn itself, made only to diagnose them (rope_mistakes.hpp):
     T position_offset = T(0);       // 1: positions counted from 1 (position_off_by_one)
     bool clockwise = false;         // true: the sine's sign flipped, the turn clockwise (clockwise_rotation)
+    // Coordinates per head in the rows turned (0: head_dim(), every coordinate turns); wider, only
+    // each head's first head_dim() turn (partial rotary, Phi-3's partial_rotary_factor).
+    std::size_t head_stride = 0;
 
     std::size_t head_dim() const { return 2 * inverse_frequencies.size(); }
 };
@@ -305,11 +308,12 @@ inline std::pair<std::size_t, std::size_t> rope_pair(RopeLayout layout, std::siz
     return layout == RopeLayout::interleaved ? std::pair{2 * i, 2 * i + 1} : std::pair{i, i + head_dim / 2};
 }
 
-// Rotates every head of one row in place.  row: [heads * head_dim]
+// Rotates every head of one row in place (each head's first head_dim() coordinates when the
+// plan's head_stride is wider).  row: [heads * head_stride]
 template <class T>
 void apply_rope(std::span<T> row, const Rope<T>& rope, const RopeTurn<T>& turn) {
-    const std::size_t d = rope.head_dim();
-    for (std::size_t head = 0; head + d <= row.size(); head += d)
+    const std::size_t d = rope.head_dim(), stride = rope.head_stride ? rope.head_stride : d;
+    for (std::size_t head = 0; head + stride <= row.size(); head += stride)
         for (std::size_t i = 0; i < d / 2; ++i) {
             auto [a, b] = rope_pair(rope.layout, i, d);
             std::tie(row[head + a], row[head + b]) = rotate(row[head + a], row[head + b], turn.cos[i], turn.sin[i]);

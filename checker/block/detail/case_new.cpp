@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -24,6 +25,9 @@ Json new_case_config(const NewCaseOptions& o, std::vector<Text>& notes) {
                   {"rope_layout", "interleaved"}};
     if (o.hf_config) {
         HfConfig<Mpfr50> hf = read_hf_config_file<Mpfr50>(*o.hf_config);
+        if (!layer_mechanisms(hf, 0).empty())
+            throw InputFileError(*o.hf_config + ": model_type " + hf.model_type + ": a block case holds a LLaMA layer; "
+                                 "make a small checkpoint folder of this family with case new --family " + hf.model_type);
         c = hf.case_config;
         notes = hf.notes;
     }
@@ -130,7 +134,86 @@ std::size_t numbers_in(const BlockConfig<double>& c, std::size_t rows) {
     return 2 * C + C * (2 * qd + 2 * kvd) + 3 * C * F + rows * C;
 }
 
+// The config.json of a small layer of `family` (two layers; see FamilyFolder).
+Json family_config(const std::string& family) {
+    Json c = {{"model_type", family}, {"hidden_size", 32}, {"intermediate_size", 48}, {"num_attention_heads", 4},
+              {"num_key_value_heads", 2}, {"head_dim", 8}, {"num_hidden_layers", 2}, {"rms_norm_eps", 1e-06},
+              {"rope_theta", 10000.0}, {"max_position_embeddings", 4096}, {"hidden_act", "silu"},
+              {"torch_dtype", "float32"}, {"vocab_size", 1000}};
+    if (family == "mistral" || family == "phi3") c["sliding_window"] = 4;
+    if (family == "qwen2" || family == "qwen3")
+        c.update({{"use_sliding_window", true}, {"sliding_window", 4}, {"max_window_layers", 1}});
+    if (family == "qwen3") c["head_dim"] = 16;  // not hidden_size / heads
+    if (family == "gemma2" || family == "gemma3_text")
+        c.update({{"head_dim", 16}, {"hidden_activation", "gelu_pytorch_tanh"}, {"hidden_act", "gelu_pytorch_tanh"},
+                  {"query_pre_attn_scalar", 24}, {"attn_logit_softcapping", 1.0}, {"final_logit_softcapping", 30.0},
+                  {"sliding_window", 4}});
+    if (family == "gemma3_text")
+        c.update({{"sliding_window_pattern", 2}, {"rope_theta", 1000000.0}, {"rope_local_base_freq", 10000.0}});
+    if (family == "phi3") c.update({{"num_key_value_heads", 2}, {"partial_rotary_factor", 0.5}, {"rms_norm_eps", 1e-05}});
+    if (family == "olmo2") c.update({{"rms_norm_eps", 1e-05}, {"attention_bias", false}});
+    return c;
+}
+
+// [rows, cols] (or [rows]) of values rounded to float: uniform in +-scale around `offset`.
+Tensor float_tensor(std::mt19937_64& engine, std::vector<std::size_t> shape, double scale, double offset = 0) {
+    Tensor t{DType::float32, shape, {}};
+    const std::size_t n = shape.size() == 1 ? shape[0] : shape[0] * shape[1];
+    for (std::size_t i = 0; i < n; ++i) t.values.push_back(static_cast<float>(offset + scale * uniform(engine)));
+    return t;
+}
+
 }  // namespace
+
+std::vector<std::filesystem::path> write_family_folder(const std::filesystem::path& dir, const FamilyFolder& o) {
+    if (std::find(std::begin(family_names), std::end(family_names), o.family) == std::end(family_names))
+        throw InputFileError("--family: " + o.family + ": expected one of llama, mistral, qwen2, qwen3, gemma2, "
+                             "gemma3_text, phi3, olmo2");
+    if (o.rows == 0 || o.rows > max_case_rows) throw InputFileError(fmt::format("--rows: {} is not between 1 and {}", o.rows, max_case_rows));
+    const std::vector<std::filesystem::path> files = {dir / "config.json", dir / "model.safetensors", dir / "hidden.npy"};
+    if (!o.force)
+        for (const auto& file : files)
+            if (std::filesystem::exists(file)) throw InputFileError(file.string() + ": already exists; give --force to overwrite it");
+    const Json config = family_config(o.family);
+    const HfConfig<double> hf = read_hf_config<double>(parse_json_exact(config.dump(), "config.json"), "config.json");
+    const BlockConfig<double>& c = hf.block;
+    const std::size_t C = c.hidden_size, F = c.ffn_hidden_size, qd = c.query_heads * c.head_dim,
+                      kvd = c.kv_heads * c.head_dim, d = c.head_dim;
+    auto spread = [](std::size_t in) { return std::sqrt(3.0 / static_cast<double>(in)); };
+    const double gain_offset = c.gain_plus_one ? 0.0 : 1.0;  // Gemma stores g with 1 + g the gain
+    std::mt19937_64 engine(o.seed);
+    NamedTensors t;
+    for (std::size_t layer = 0; layer < 2; ++layer) {
+        const std::string p = fmt::format("model.layers.{}.", layer);
+        auto gains = [&](const std::string& name, std::size_t n) { t.emplace_back(p + name, float_tensor(engine, {n}, 0.25, gain_offset)); };
+        auto linear = [&](const std::string& name, std::size_t out, std::size_t in) {
+            t.emplace_back(p + name, float_tensor(engine, {out, in}, spread(in)));
+        };
+        if (c.norm_sides != NormSides::output) gains("input_layernorm.weight", C);
+        if (c.fused_qkv) linear("self_attn.qkv_proj.weight", qd + 2 * kvd, C);
+        else linear("self_attn.q_proj.weight", qd, C), linear("self_attn.k_proj.weight", kvd, C), linear("self_attn.v_proj.weight", kvd, C);
+        if (c.qkv_bias)
+            for (const auto& [name, n] : {std::pair{"q", qd}, std::pair{"k", kvd}, std::pair{"v", kvd}})
+                t.emplace_back(p + "self_attn." + name + "_proj.bias", float_tensor(engine, {n}, 0.5));
+        if (c.qk_norm != QkNorm::none) {
+            const bool whole = c.qk_norm == QkNorm::whole;
+            gains("self_attn.q_norm.weight", whole ? qd : d);
+            gains("self_attn.k_norm.weight", whole ? kvd : d);
+        }
+        linear("self_attn.o_proj.weight", C, qd);
+        gains("post_attention_layernorm.weight", C);
+        if (c.norm_sides == NormSides::both) gains("pre_feedforward_layernorm.weight", C);
+        if (hf.fused_gate_up) linear("mlp.gate_up_proj.weight", 2 * F, C);
+        else linear("mlp.gate_proj.weight", F, C), linear("mlp.up_proj.weight", F, C);
+        linear("mlp.down_proj.weight", C, F);
+        if (c.norm_sides != NormSides::input) gains("post_feedforward_layernorm.weight", C);
+    }
+    std::filesystem::create_directories(dir);
+    write_named_file(files[0], config.dump(2) + "\n");
+    write_safetensors(files[1], t, {{"format", "pt"}});
+    write_npy(files[2], input_rows(engine, o.rows, C, 1.0));
+    return files;
+}
 
 NewCase write_new_case(const std::filesystem::path& out, const NewCaseOptions& o) {
     NewCase made;

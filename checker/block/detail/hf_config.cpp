@@ -148,18 +148,9 @@ bool hf_flag(const Json& json, const char* key, const std::string& where) {
     return json[key].get<bool>();
 }
 
-// The fields that would make another block than this one, refused by name.
+// The fields that would make another block than this one, refused by name (the family's own, its
+// biases and activation, by read_family_fields).
 void refuse_other_blocks(const Json& json, const std::string& where) {
-    if (hf_given(json, "model_type") && json["model_type"] != "llama" && json["model_type"] != "mistral")
-        throw InputFileError(where + ".model_type: " + json_shown(json["model_type"]) +
-                             ": only LLaMA-architecture layers (llama, mistral) are read; other models' blocks differ "
-                             "(biases, norms, activations)");
-    for (const char* key : {"attention_bias", "mlp_bias"})
-        if (hf_flag(json, key, where))
-            throw InputFileError(where + "." + key + ": true: the block has no bias terms");
-    if (hf_given(json, "hidden_act") && json["hidden_act"] != "silu" && json["hidden_act"] != "swish")
-        throw InputFileError(where + ".hidden_act: " + json_shown(json["hidden_act"]) +
-                             ": the block's gate is SiLU (\"silu\")");
     if (hf_given(json, "quantization_config"))
         throw InputFileError(where + ".quantization_config: quantized weights are not read; use the float checkpoint");
 }
@@ -225,18 +216,30 @@ RopeConfig<T> read_hf_rope(const Json& json, const std::string& source) {
 }
 
 template <class T>
-HfConfig<T> read_hf_config(const Json& json, const std::string& source) {
-    const auto [rope, scaling] = rope_parts<Mpfr50>(json, source);
+HfConfig<T> read_hf_config(const Json& config, const std::string& source) {
     const std::string where = source + ": config";
+    std::vector<Text> family_notes;
+    const Json json = with_family_defaults(config, where, family_notes);
+    const auto [rope, scaling] = rope_parts<Mpfr50>(json, source);
     refuse_other_blocks(json, where);
-    if (rope.rotary_dim != rope.head_dim)
+    const bool partial = rope.rotary_dim != rope.head_dim;
+    if (partial && json.value("model_type", Json()) != "phi3")
         throw InputFileError(fmt::format("{}.partial_rotary_factor: RoPE turns {} of each head's {} coordinates; the "
-                                         "block turns them all",
+                                         "block turns them all but in a phi3 layer",
                                          where, rope.rotary_dim, rope.head_dim));
     HfConfig<T> h;
-    h.notes = rope.notes;
+    h.notes = family_notes;
+    h.notes.insert(h.notes.end(), rope.notes.begin(), rope.notes.end());
     h.case_config = case_config_of(json, rope, scaling, where, h.notes);
-    h.block = read_block_config<T>(h.case_config, where);  // the block case's own reader: one meaning for each field
+    Json whole_heads = h.case_config;  // a partial rotary's scaling has a pair list of its rotated width
+    if (partial) whole_heads.erase("rope_scaling");
+    h.block = read_block_config<T>(whole_heads, where);  // the block case's own reader: one meaning for each field
+    if (partial) {
+        h.block.rotary_dim = rope.rotary_dim;
+        h.block.rope_scaling = read_hf_rope<T>(json, source).scaling;
+    }
+    if (config.value("model_type", Json()) == "gemma3" && config.contains("text_config"))
+        h.layer_prefixes = {"language_model.model.layers.", "model.language_model.layers."};
     h.max_position_embeddings = h.case_config["max_position_embeddings"].template get<std::size_t>();
     const long long large = 1LL << 40;
     if (hf_given(json, "num_hidden_layers"))
@@ -244,15 +247,16 @@ HfConfig<T> read_hf_config(const Json& json, const std::string& source) {
     if (hf_given(json, "vocab_size"))
         h.vocab_size = static_cast<std::size_t>(whole_number(json["vocab_size"], where + ".vocab_size", 1, large));
     h.tie_word_embeddings = hf_flag(json, "tie_word_embeddings", where);
-    if (hf_given(json, "sliding_window")) {
+    if (hf_given(json, "sliding_window") && json.value("model_type", Json("llama")) == "llama") {
         h.sliding_window = static_cast<std::size_t>(whole_number(json["sliding_window"], where + ".sliding_window", 1, large));
-        h.notes.push_back({fmt::format("sliding_window {0}: the block attends to every earlier key, which is the same "
-                                       "for sequences of at most {0} positions", h.sliding_window),
-                           fmt::format("sliding_window {0}：本模块关注之前的全部键，仅当序列不超过 {0} 个位置时二者相同",
+        h.notes.push_back({fmt::format("sliding_window {0}: LlamaModel does not read it; the layer attends to every "
+                                       "earlier key, which is the same for sequences of at most {0} positions", h.sliding_window),
+                           fmt::format("sliding_window {0}：LlamaModel 不读取它；该层关注之前的全部键，仅当序列不超过 {0} 个位置时二者相同",
                                        h.sliding_window)});
     }
     for (const char* key : {"torch_dtype", "dtype"})
         if (hf_given(json, key) && json[key].is_string()) h.torch_dtype = json[key].get<std::string>();
+    read_family_fields(json, where, h);
     return h;
 }
 
@@ -284,5 +288,6 @@ template RopeConfig<Mpfr50> read_hf_rope<Mpfr50>(const Json&, const std::string&
 template HfConfig<double> read_hf_config<double>(const Json&, const std::string&);
 template HfConfig<Mpfr50> read_hf_config<Mpfr50>(const Json&, const std::string&);
 template HfConfig<DoubleDouble> read_hf_config<DoubleDouble>(const Json&, const std::string&);
+template HfConfig<Mpfr100> read_hf_config<Mpfr100>(const Json&, const std::string&);
 
 }  // namespace blockcheck

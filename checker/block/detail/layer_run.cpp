@@ -174,6 +174,19 @@ LayerRun<T> run_model_layer(ModelFolder& folder, std::size_t layer, const LayerI
     return run;
 }
 
+void say_layer_family(ModelFolder& folder, std::size_t layer, const std::string& what, Lang lang) {
+    const HfConfig<double> hf = folder.hf_config<double>();
+    const std::vector<Text> mechanisms = layer_mechanisms(hf, layer);
+    fmt::print(stderr, "{}: {}\n", what,
+               mechanisms.empty()
+                   ? tr_format(lang, "{type} layer {n}: the LLaMA block", "{type} 第 {n} 层：LLaMA 模块",
+                               fmt::arg("type", hf.model_type), fmt::arg("n", layer))
+                   : tr_format(lang, "{type} layer {n}, beyond the LLaMA block:", "{type} 第 {n} 层，与 LLaMA 模块的不同之处：",
+                               fmt::arg("type", hf.model_type), fmt::arg("n", layer)));
+    for (const Text& m : mechanisms) fmt::print(stderr, "  {}\n", m.in(lang));
+    for (const Text& note : hf.notes) fmt::print(stderr, "  {}\n", note.in(lang));
+}
+
 int dd_guaranteed_digits(long largest_position) {
     if (largest_position < 80) return 30;
     return static_cast<int>(std::floor(31.9 - std::log10(static_cast<double>(largest_position))));

@@ -103,7 +103,7 @@ MistakeSearch search_porting_mistakes(const BlockCase<Mpfr50>& bc, const Trace<M
                                       std::optional<double> atol) {
     const MistakeRun run_with{made_on(bc.config), [&bc](const PortingMistake& mistake, StageJudge& judge) {
                                   BlockCase<Mpfr50> changed = bc;
-                                  make_porting_mistake(changed.config, mistake.key());
+                                  make_layer_mistake(changed.config, mistake.key());
                                   return run_judged<Mpfr50>(judge, [&](Trace<Mpfr50>& trace) {
                                       block_case_forward(changed, &trace);
                                   });

@@ -141,10 +141,16 @@ TEST_CASE("every porting mistake of the catalogue is made by the block's dispatc
     std::size_t ports = 0;
     for (const PortingMistake& m : porting_mistakes()) {
         CAPTURE(m.key());
-        BlockConfig<double> a = plain, b = llama3, c = longrope;
+        BlockConfig<double> a = plain, b = llama3, c = longrope, family = plain;
+        // a layer with every family mechanism on (issue 42): the family mistakes are made there
+        family.gain_plus_one = family.qkv_bias = family.fused_qkv = true;
+        family.qk_norm = QkNorm::per_head, family.norm_sides = NormSides::both, family.sliding_window = 4;
+        family.softcap = 50.0, family.gate_activation = GateActivation::gelu_tanh;
+        family.other_kind = LayerKind<double>{0, 10000, {}};
         // every port entry is made; the dispatcher also makes the block's student slips (eps_omitted,
         // relu_for_silu, ...: the tutor's shared switches), which compare searches only when marked port
-        CHECK((make_porting_mistake(a, m.key()) || make_porting_mistake(b, m.key()) || make_porting_mistake(c, m.key())));
+        CHECK((make_porting_mistake(a, m.key()) || make_porting_mistake(b, m.key()) || make_porting_mistake(c, m.key()) ||
+               make_porting_mistake(family, m.key())));
         CHECK_FALSE(m.shown_by().en.empty());
         CHECK(m.changes().en.find('{') == std::string::npos);  // a family's words name the member
         ++ports;

@@ -74,10 +74,11 @@ TEST_CASE("hf config: what would change the block is refused by name") {
     CHECK(hf_block_refusal(R"(, "mlp_bias": true)") == "config.json: config.mlp_bias: true: the block has no bias terms");
     CHECK(hf_block_refusal(R"(, "hidden_act": "gelu_pytorch_tanh")") ==
           "config.json: config.hidden_act: \"gelu_pytorch_tanh\": the block's gate is SiLU (\"silu\")");
-    CHECK(hf_block_refusal(R"(, "model_type": "qwen2")").starts_with(
-        "config.json: config.model_type: \"qwen2\": only LLaMA-architecture layers (llama, mistral) are read"));
+    CHECK(hf_block_refusal(R"(, "model_type": "bloom")").starts_with(
+        "config.json: config.model_type: \"bloom\": not a family the block computes (llama, mistral, qwen2"));
     CHECK(hf_block_refusal(R"(, "partial_rotary_factor": 0.5)") ==
-          "config.json: config.partial_rotary_factor: RoPE turns 4 of each head's 8 coordinates; the block turns them all");
+          "config.json: config.partial_rotary_factor: RoPE turns 4 of each head's 8 coordinates; the block turns them "
+          "all but in a phi3 layer");
     CHECK(hf_block_refusal(R"(, "quantization_config": {"bits": 4})").starts_with("config.json: config.quantization_config:"));
     CHECK(hf_block_refusal(R"(, "num_key_value_heads": 3)") ==
           "config.json: config.num_key_value_heads: 3 does not divide num_attention_heads (8)");
