@@ -2,10 +2,13 @@
 # The root script's up-to-date check (build_current in ./blockcheck) driven by the product list,
 # data/release/product.txt, with no build: a stand-in tree holds the script, the list and one
 # file under every path the list names (nested, for a folder), and a stand-in build folder holds
-# programs newer than all of them. An edit of any file of a `sources`, `main` or `build` path must
-# make the check say "rebuild", so that ./blockcheck never runs its old binary; an edit of a
-# `data` path (read when the command runs) must not, so that a student's edit of chapters/ never
-# prints "building". The same for the student edition's copy of the script (`edition=student`).
+# programs and the check's stamp (build/.inputs) newer than all of them. An edit of any file of a
+# `sources`, `main` or `build` path must make the check say "rebuild", so that ./blockcheck never
+# runs its old binary, and so must a new, deleted or renamed file; an edit of a `data` path (read
+# when the command runs) must not, so that a student's edit of chapters/ never prints "building".
+# The same for the student edition's copy of the script (`edition=student`). Then the stamp's
+# own life, through build_targets with a stand-in cmake: written after a build that succeeded,
+# dated when it began (an edit during the build rebuilds next time), gone after one that failed.
 set -euo pipefail
 root="$2"
 ws="$(mktemp -d)"; trap 'rm -rf "$ws"' EXIT
@@ -32,6 +35,7 @@ stand_in() {
     chmod +x "$tree/build/blockcheck" "$tree/build/blockcheck-jail"
     find "$tree" -exec touch -h -d '2020-01-01' {} +
     touch -d '2021-01-01' "$tree/build/blockcheck" "$tree/build/blockcheck-jail"
+    (source "$tree/blockcheck" && write_inputs "$tree/build/blockcheck")
 }
 
 current() { (source "$1/blockcheck" && build_current blockcheck); }
@@ -60,6 +64,56 @@ rm "$ws/full/build/blockcheck-jail" "$ws/student/build/blockcheck-jail"
 mkdir -p "$ws/full/checker" && touch -d '2020-01-01' "$ws/full/checker/jail_main.cpp"
 ! current "$ws/full" || fail "full: a build without its jail should not be current"
 current "$ws/student" || fail "student: the edition has no jail to wait for and should be current"
+
+# The stamp: no stamp is not current; it names every file of a path the build reads, none of a
+# `data` path; a new file in a nested folder, a deleted and a renamed file each rebuild.
+tree="$ws/full"
+printf '#!/bin/sh\n' > "$tree/build/blockcheck-jail" && chmod +x "$tree/build/blockcheck-jail"
+touch -d '2020-01-01' "$tree/checker"  # the jail's source added above made its folder newer
+while read -r kind path file; do
+    if [[ $kind =~ ^(sources|main|build)$ ]]; then grep -qx "$tree/$file" "$tree/build/.inputs" || fail "the stamp lacks $file"
+    else ! grep -qx "$tree/$file" "$tree/build/.inputs" || fail "the stamp names $file ($kind)"; fi
+done < "$ws/full.entries"
+mv "$tree/build/.inputs" "$ws/inputs" && ! current "$tree" || fail "no stamp should not be current"
+mv "$ws/inputs" "$tree/build/.inputs" && current "$tree" || fail "the stamp put back should be current"
+: > "$tree/base/stand-in/added.hpp"
+! current "$tree" || fail "a new file in a nested folder leaves ./blockcheck on its old binary"
+rm "$tree/base/stand-in/added.hpp" && touch -d '2020-01-01' "$tree/base/stand-in"
+current "$tree" || fail "the folder's date restored should be current"
+mkdir -p "$tree/base/new/deeper" && : > "$tree/base/new/deeper/added.hpp"
+! current "$tree" || fail "a new nested folder leaves ./blockcheck on its old binary"
+rm -r "$tree/base/new" && touch -d '2020-01-01' "$tree/base"
+victim="$(grep -m1 "^sources checker/compile " "$ws/full.entries" | cut -d' ' -f3)"
+rm "$tree/$victim"
+! current "$tree" || fail "a deleted $victim leaves ./blockcheck on its old binary"
+mkdir -p "$(dirname "$tree/$victim")" && : > "$tree/$victim" && touch -d '2020-01-01' "$tree/$victim" "$(dirname "$tree/$victim")"
+current "$tree" || fail "$victim restored should be current"
+mv "$tree/$victim" "$tree/$victim.renamed" && touch -d '2020-01-01' "$tree/$victim.renamed"
+! current "$tree" || fail "a renamed file leaves ./blockcheck on its old binary"
+mv "$tree/$victim.renamed" "$tree/$victim" && touch -d '2020-01-01' "$(dirname "$tree/$victim")"
+
+# build_targets with a stand-in cmake (on PATH): a build that succeeds writes the stamp dated at
+# its start, so an edit made while it ran rebuilds next time; one that fails leaves no stamp.
+# (The stamp is dated a second before the build from here: edits are dated near it too.)
+mkdir -p "$ws/bin"
+printf '#!/bin/sh\n[ -z "$EDIT_DURING_BUILD" ] || touch "$EDIT_DURING_BUILD"\nexit "${CMAKE_STATUS:-0}"\n' > "$ws/bin/cmake"
+chmod +x "$ws/bin/cmake"
+build() { (export PATH="$ws/bin:$PATH"; source "$tree/blockcheck" && build_targets blockcheck) 2> "$ws/build.err"; }
+touch -d '10 seconds ago' "$tree/base/stand-in/file"
+! current "$tree" || fail "an edit of base/ should not be current"
+build || fail "the stand-in build failed: $(cat "$ws/build.err")"
+grep -q building "$ws/build.err" || fail "build_targets should have built after an edit of base/"
+current "$tree" || fail "a build that succeeded should leave the tree current"
+build && ! grep -q building "$ws/build.err" || fail "a current tree should not build again"
+touch -d '+1 minute' "$tree/base/stand-in/file"
+EDIT_DURING_BUILD="$tree/checker/compile/stand-in/file" build || fail "the stand-in build failed"
+grep -q building "$ws/build.err" || fail "build_targets should have built after an edit of base/"
+touch -d '2020-01-01' "$tree/base/stand-in/file"
+! current "$tree" || fail "an edit made while the build ran should rebuild next time"
+touch -d '+1 minute' "$tree/base/stand-in/file"
+status=0; (export CMAKE_STATUS=1; build) || status=$?
+[[ $status == 2 && ! -e "$tree/build/.inputs" ]] || fail "a failed build should exit 2 and leave no stamp ($status)"
+! current "$tree" || fail "after a failed build the tree should not be current"
 
 # The paths that need it: base/, the compiled-in mistake catalogue and the list itself.
 for path in base data/mistakes.json data/release/product.txt; do
