@@ -198,8 +198,11 @@ std::vector<std::string> explaining_mistakes(const std::vector<GivenPart>& parts
             const bool changed = made != values.end() && changes(*p.spec, made->second, *p.expected);
             // by value: a part short of digits but right so far is right here
             const bool right = fits(*p.spec, p.given->value, *p.expected);
-            if (changed && !right && fits(*p.spec, p.given->value, made->second))
+            const bool made_here = changed && fits(*p.spec, p.given->value, made->second);
+            if (made_here && !right)
                 shown = true;
+            else if (made_here)
+                ;  // the printed value fits the mistake's and the right one alike: no evidence either way
             else if (changed || !right)
                 explains = false;
             if (!explains) break;
