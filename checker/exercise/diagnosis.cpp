@@ -253,7 +253,9 @@ static std::vector<Explanation> single_explanations(const std::vector<GivenPart>
         const Values& values = mistakes.at(same.front());
         for (const GivenPart& p : parts) {
             auto made = values.find(p.spec->name);
-            if (p.given && p.expected && made != values.end() && changes(*p.spec, made->second, *p.expected))
+            // never on a part printed right (its value fits the mistake's and the right one alike)
+            if (p.given && p.expected && made != values.end() && changes(*p.spec, made->second, *p.expected) &&
+                !fits(*p.spec, p.given->value, *p.expected))
                 e.parts.push_back(p.spec->name);
         }
         found.push_back(std::move(e));
