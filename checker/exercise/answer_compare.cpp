@@ -113,6 +113,16 @@ std::optional<PartResult> grade_undefined(const AnswerSpec& spec, const ProgramL
     if (expected_undefined && given_undefined)
         return part_result(spec, &given, Verdict::correct, {"correct: the quantity has no value here", "正确：此处该量没有值"});
     // never "it is undefined": that is the answer; only with --reveal
+    // nan or inf where the quantity has no value: named as what it is, and the protocol's way to
+    // say "no value" shown (a program that computed 0/0 knows it met a zero denominator)
+    if (const NumberText* odd = expected_undefined ? first_non_finite(given.value) : nullptr)
+        return part_result(spec, &given, Verdict::wrong,
+                           join(join(join({"wrong: the output gives ", "错误：输出给出了 "}, non_finite_named(*odd)),
+                                     {fmt::format(", which is not a value; a quantity with no value is answered with "
+                                                  "`undefined(\"{}\")`, never with nan or inf", spec.name),
+                                      fmt::format("，这不是一个值；没有值的量要用 `undefined(\"{}\")` 作答，不能输出 nan 或 inf",
+                                                  spec.name)}),
+                                reveal_text(expected, options)));
     if (expected_undefined)
         return part_result(spec, &given, Verdict::wrong,
                            join({"wrong: the output gives " + shape_of(given.value).en + ", and that is not this part's answer",

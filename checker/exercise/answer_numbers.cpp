@@ -223,9 +223,8 @@ Text error_text(const ElementGrade& g, const AnswerSpec& spec, bool whole_given)
 
 Text wrong_text(const Cell& cell, const ElementGrade& g, const AnswerSpec& spec) {
     if (g.non_finite)
-        return join(subject(cell.where, {"wrong: ", "错误："}, {" is ", " 是 "}),
-                    {backticked(cell.given->text) + ", which never matches a finite value",
-                     backticked(cell.given->text) + "，不可能与有限的正确值相符"});
+        return join(join(subject(cell.where, {"wrong: ", "错误："}, {" is ", " 是 "}), non_finite_named(*cell.given)),
+                    {", which never matches a finite value", "，不可能与有限的正确值相符"});
     // "not the whole number asked for" only of a value that is not a whole number
     bool whole = false;
     try {
@@ -326,8 +325,8 @@ PartResult grade_integer(const AnswerSpec& spec, const ProgramLine& given, const
     Text reveal = reveal_text(Value(expected), options);
     if (!number->finite())
         return part_result(spec, &given, Verdict::wrong,
-                           join({"wrong: " + backticked(number->text) + " never matches a whole number",
-                                 "错误：" + backticked(number->text) + " 不可能等于一个整数"}, reveal));
+                           join(join(join({"wrong: ", "错误："}, non_finite_named(*number)),
+                                     {" never matches a whole number", " 不可能等于一个整数"}), reveal));
     // an integer answer must be an exact whole number
     if (!number->decimal->whole())
         return part_result(spec, &given, Verdict::wrong,

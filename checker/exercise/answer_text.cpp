@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 namespace blockcheck::answers {
 
 namespace {
@@ -27,6 +29,29 @@ Text reveal_text(const Value& expected, const AnswerCompareOptions& options) {
     return {"; expected " + value, "；正确值为 " + value};
 }
 
+Text non_finite_named(const NumberText& number) {
+    std::string word;
+    for (char c : number.text) word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string quoted = backticked(number.text);
+    if (word.find("nan") != std::string::npos)
+        return {quoted + " (NaN, not a number: what 0/0 or inf - inf gives)", quoted + "（NaN，非数：0/0 或 inf - inf 的结果）"};
+    if (word.find("inf") != std::string::npos)
+        return {quoted + " (infinity: a division by zero, or an overflow)", quoted + "（无穷大：除以零，或溢出）"};
+    return {quoted + " (beyond the range of a number)", quoted + "（超出了数的范围）"};
+}
+
+const NumberText* first_non_finite(const Reading& given) {
+    if (auto* n = std::get_if<NumberText>(&given)) return n->finite() ? nullptr : n;
+    if (auto* v = std::get_if<std::vector<NumberText>>(&given))
+        for (const NumberText& n : *v)
+            if (!n.finite()) return &n;
+    if (auto* m = std::get_if<std::vector<std::vector<NumberText>>>(&given))
+        for (const auto& row : *m)
+            for (const NumberText& n : row)
+                if (!n.finite()) return &n;
+    return nullptr;
+}
+
 // Shapes, for mismatch messages.
 Text shape_of(const Reading& given) {
     return std::visit(
@@ -47,15 +72,14 @@ Text shape_of(const Reading& given) {
 }
 
 Text shape_of(const Value& expected) {
+    // never a count: the length or shape asked for may be an answer of the exercise (the heads of
+    // a group, a width), and the prompt states it
     return std::visit(
         [](const auto& v) -> Text {
             using V = std::decay_t<decltype(v)>;
             if constexpr (std::is_same_v<V, Real>) return {"a number", "一个数"};
-            else if constexpr (std::is_same_v<V, Vector<Real>>)
-                return {fmt::format("a vector of {} element{}", v.size(), v.size() == 1 ? "" : "s"),
-                        fmt::format("一个含 {} 个元素的向量", v.size())};
-            else if constexpr (std::is_same_v<V, Matrix<Real>>)
-                return {fmt::format("a {}x{} matrix", v.rows, v.cols), fmt::format("一个 {}x{} 矩阵", v.rows, v.cols)};
+            else if constexpr (std::is_same_v<V, Vector<Real>>) return {"a vector", "一个向量"};
+            else if constexpr (std::is_same_v<V, Matrix<Real>>) return {"a matrix", "一个矩阵"};
             else if constexpr (std::is_same_v<V, bool>) return {"true or false", "true 或 false"};
             else if constexpr (std::is_same_v<V, Undefined>) return {"undefined", "undefined"};
             else return {"a word", "一个单词"};
@@ -64,9 +88,17 @@ Text shape_of(const Value& expected) {
 }
 
 Text shape_mismatch(const Value& expected, const Reading& given) {
-    Text e = shape_of(expected), g = shape_of(given);
-    return {fmt::format("wrong shape: expected {}, got {}", e.en, g.en),
-            fmt::format("形状不对：应为{}，实际给出{}", e.zh, g.zh)};
+    const Text g = shape_of(given);
+    const bool same_kind = (std::holds_alternative<Vector<Real>>(expected) && std::holds_alternative<std::vector<NumberText>>(given)) ||
+                           (std::holds_alternative<Matrix<Real>>(expected) &&
+                            std::holds_alternative<std::vector<std::vector<NumberText>>>(given));
+    if (same_kind)
+        return {fmt::format("wrong shape: got {}, and this answer has another {} (the prompt states it)",
+                            g.en, std::holds_alternative<Vector<Real>>(expected) ? "length" : "shape"),
+                fmt::format("形状不对：给出了{}，而这一项答案的{}不同（题目中写明了）", g.zh,
+                            std::holds_alternative<Vector<Real>>(expected) ? "长度" : "形状")};
+    const Text e = shape_of(expected);
+    return {fmt::format("wrong shape: expected {}, got {}", e.en, g.en), fmt::format("形状不对：应为{}，实际给出{}", e.zh, g.zh)};
 }
 
 PartResult part_result(const AnswerSpec& spec, const ProgramLine* given, Verdict verdict, Text message) {

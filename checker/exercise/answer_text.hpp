@@ -25,11 +25,18 @@ Text join(const Text& a, const Text& b);
 // "; expected 0.848528137424" when revealing, nothing otherwise.
 Text reveal_text(const Value& expected, const AnswerCompareOptions& options);
 
-// What a value looks like, for shape messages: "a vector of 3 elements", "a 2x2 matrix", ...
+// What a value looks like, for shape messages: what was read with its counts ("a vector of 3
+// elements", "a 2x2 matrix"); what was expected without them ("a vector").
 Text shape_of(const Reading& given);
 Text shape_of(const Value& expected);
 
-// "wrong shape: expected a number, got a vector of 2 elements".
+// A number that is no finite value, named as such: "`nan` (NaN, not a number: what 0/0 gives)",
+// "`inf` (infinity: a division by zero or an overflow)".
+Text non_finite_named(const NumberText& number);
+// The first number of what was read that is nan or inf; nullptr when there is none.
+const NumberText* first_non_finite(const Reading& given);
+
+// "wrong shape: expected a number, got a vector of 2 elements"; never the count asked for.
 Text shape_mismatch(const Value& expected, const Reading& given);
 
 // A part's result: its verdict and message, the points a verdict earns, the line it came from.

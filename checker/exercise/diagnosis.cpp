@@ -198,8 +198,11 @@ std::vector<std::string> explaining_mistakes(const std::vector<GivenPart>& parts
             const bool changed = made != values.end() && changes(*p.spec, made->second, *p.expected);
             // by value: a part short of digits but right so far is right here
             const bool right = fits(*p.spec, p.given->value, *p.expected);
-            if (changed && !right && fits(*p.spec, p.given->value, made->second))
+            const bool made_here = changed && fits(*p.spec, p.given->value, made->second);
+            if (made_here && !right)
                 shown = true;
+            else if (made_here)
+                ;  // the printed value fits the mistake's and the right one alike: no evidence either way
             else if (changed || !right)
                 explains = false;
             if (!explains) break;
@@ -250,7 +253,9 @@ static std::vector<Explanation> single_explanations(const std::vector<GivenPart>
         const Values& values = mistakes.at(same.front());
         for (const GivenPart& p : parts) {
             auto made = values.find(p.spec->name);
-            if (p.given && p.expected && made != values.end() && changes(*p.spec, made->second, *p.expected))
+            // never on a part printed right (its value fits the mistake's and the right one alike)
+            if (p.given && p.expected && made != values.end() && changes(*p.spec, made->second, *p.expected) &&
+                !fits(*p.spec, p.given->value, *p.expected))
                 e.parts.push_back(p.spec->name);
         }
         found.push_back(std::move(e));
@@ -379,7 +384,8 @@ std::vector<Diagnosis> named_diagnoses(const PartResult& part) {
     return all;
 }
 
-void diagnose_steps(std::vector<GivenPart>& parts, const Steps& steps, const AnswersFromGiven& answers) {
+void diagnose_steps(std::vector<GivenPart>& parts, const Steps& steps, const std::map<std::string, Values>& mistakes,
+                    const AnswersFromGiven& answers) {
     for (const auto& [name, feeds] : steps) {
         GivenPart* p = part_named(parts, name);
         // a float-sized error read off the right value is only a guess: the step from the student's
@@ -388,10 +394,15 @@ void diagnose_steps(std::vector<GivenPart>& parts, const Steps& steps, const Ans
         const bool float_guess = before.size() == 1 && before.front().id == "float_precision";
         // so is a sign or a factor read off it: a catalogue slip made in this step says more
         const bool value_guess = before.size() == 1 && !float_guess && derived_from_expected(before.front().id);
-        if (!p || !p->given || !p->expected || !is_numeric(p->spec->kind) || p->result->verdict != Verdict::wrong ||
-            (!before.empty() && !float_guess && !value_guess))
+        // a mistake of the whole program named here may have been made earlier: this step may follow
+        const bool named_whole = !before.empty() && !float_guess && !value_guess;
+        // a step with no feeds is judged with the whole program, never alone: diagnose_program has
+        // done that (a mistake explaining the whole program, else a slip read off the value)
+        if (!p || feeds.empty() || !p->given || !p->expected || !is_numeric(p->spec->kind) ||
+            p->result->verdict != Verdict::wrong)
             continue;
         Values given;
+        std::vector<const GivenPart*> fed;
         bool feeds_right = true, printed = true;
         for (const std::string& feed : feeds) {
             const GivenPart* f = part_named(parts, feed);
@@ -405,6 +416,7 @@ void diagnose_steps(std::vector<GivenPart>& parts, const Steps& steps, const Ans
                 printed = false;
                 break;
             }
+            fed.push_back(f);
             feeds_right = feeds_right && f->result->verdict == Verdict::correct;
         }
         if (!printed) continue;
@@ -420,19 +432,18 @@ void diagnose_steps(std::vector<GivenPart>& parts, const Steps& steps, const Ans
             const Text from = names_text(feeds);
             p->result->notes.push_back({"follows correctly from your own " + from.en + "; the slip is earlier",
                                         "由你自己的 " + from.zh + " 正确推出；错误在前面的步骤"});
-            // no credit for a step made trivial by its inputs (zeros upstream)
-            p->result->follow_through = all_zero(own) ? 0 : p->spec->points;
-            if (float_guess || value_guess) p->result->diagnosis.reset();
+            p->result->follow_through = follow_through_credit(*p, fed, given, own, mistakes, answers);
+            // the slip is named where it is made, not on the steps that follow from it
+            p->result->diagnosis.reset();
+            p->result->diagnoses.clear();
             continue;
         }
-        if (float_guess) continue;  // no step mistake replaces what float explains
+        if (float_guess || named_whole) continue;  // no step mistake replaces what float or the whole program explains
         if (auto key = step_mistake(*p, *from_own)) {
             Diagnosis d = named(*key);
-            if (!feeds.empty()) {
-                const Text from = names_text(feeds);
-                d.message = {d.message.en + " (in this step, computed from your own " + from.en + ")",
-                             d.message.zh + "（在这一步，由你自己的 " + from.zh + " 算出）"};
-            }
+            const Text from = names_text(feeds);
+            d.message = {d.message.en + " (in this step, computed from your own " + from.en + ")",
+                         d.message.zh + "（在这一步，由你自己的 " + from.zh + " 算出）"};
             p->result->diagnosis = d;
         }
     }

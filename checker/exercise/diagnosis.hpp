@@ -100,11 +100,31 @@ using Steps = std::vector<std::pair<std::string, std::vector<std::string>>>;
 // (ExpectedAnswers::answers_from_given); nullopt when they cannot be had.
 using AnswersFromGiven = std::function<std::optional<ExpectedCase>(const Values& given)>;
 
-// Step by step, from the student's own numbers: each wrong part no mistake explains yet, with its
-// feeds printed, is recomputed from the student's values of its feeds. When it follows, the part
-// gets a note saying so (the slip is earlier) and its follow_through score; otherwise the one
-// mistake (or generic slip) that makes that step's value from those inputs is named on it.
-void diagnose_steps(std::vector<GivenPart>& parts, const Steps& steps, const AnswersFromGiven& answers);
+// Step by step, from the student's own numbers: each wrong part, with its feeds printed, is
+// recomputed from the student's values of its feeds. When it follows, the part gets a note saying
+// so (the slip is earlier) and its follow_through score (follow_through_credit), and a mistake of
+// the whole program named on it goes (it is named where it is made: a catalogued early slip earns
+// follow-through as an uncatalogued one does); otherwise, where no mistake explains the part yet,
+// the one mistake (or generic slip) that makes that step's value from those inputs is named on it.
+// A step with no feeds is judged with the whole program, never alone: nothing is named on it here
+// (diagnose_program named what explains the whole program). `mistakes`: the whole program's
+// mistakes' answers, what an earlier step could have produced.
+void diagnose_steps(std::vector<GivenPart>& parts, const Steps& steps, const std::map<std::string, Values>& mistakes,
+                    const AnswersFromGiven& answers);
+
+// True when `given`, a student's value of an earlier step, is one that step could produce on these
+// inputs: not degenerate (all zeros, nothing), and like the right value or a catalogued mistake's
+// (`mistaken`): the same number of elements, its largest within a factor of 10 of theirs, the same
+// sign on every element they do not hold at about zero.
+bool plausible_step_value(const Value& given, const Value& right, const std::vector<const Value*>& mistaken);
+
+// The follow-through credit of `step`, which follows from the student's own values of its feeds
+// (`given`, as printed; `own`: the step computed from them): its points only when `own` is not all
+// zeros and every wrong feed is plausible (plausible_step_value, against the whole program's
+// `mistakes`) and the step moves when that feed moves (recomputed by `answers` from it nudged); 0
+// otherwise. Constant early values (the same printed on other inputs) are confirm_diagnoses' to refuse.
+double follow_through_credit(const GivenPart& step, const std::vector<const GivenPart*>& feeds, const Values& given,
+                             const Value& own, const std::map<std::string, Values>& mistakes, const AnswersFromGiven& answers);
 
 // Properties every right answer has, declared per part (Exercise::properties):
 //   pair_length_kept {of}: each coordinate pair (2i, 2i+1) keeps the length of input `of`'s (a
@@ -118,6 +138,9 @@ std::string property_kinds();
 // the step and the property, never the right value. `inputs`: the case's inputs.
 void note_broken_properties(std::vector<GivenPart>& parts, const std::map<std::string, nlohmann::ordered_json>& properties,
                             const Values& inputs);
+// True when `note` is one note_broken_properties writes (confirm_diagnoses keeps it only where
+// the program's numbers break the property again on other inputs).
+bool is_property_note(const Text& note);
 
 // True when two answers agree far below any printed digit (every number within 1e-30 (1 + |x|);
 // other kinds equal): a mistake whose answers differ from the right ones only by the reference's

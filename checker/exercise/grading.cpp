@@ -215,7 +215,7 @@ static std::vector<Explanation> diagnose(const Exercise& exercise, const InputLi
     const bool stepwise = any_wrong && !exercise.steps.empty();
     std::vector<Explanation> candidates = diagnose_program(given, mistakes, stepwise ? PairAnswers{} : pairs);
     if (stepwise) {  // step by step, from the student's own numbers; then two at once, where still needed
-        diagnose_steps(given, exercise.steps, [&](const Values& own) {
+        diagnose_steps(given, exercise.steps, mistakes, [&](const Values& own) {
             return exercise.expected->answers_from_given(exercise, inputs, own);
         });
         if (candidates.empty()) candidates = diagnose_pairs(given, mistakes, pairs);

@@ -170,6 +170,109 @@ bool holds_on(const Exercise& exercise, const Explanation& x, std::size_t index,
     });
 }
 
+// A word read off one part's own value: a generic mistake (a sign, a factor, a transpose, a 32-bit
+// wrap, an angle in radians; float_precision is a size, not a word) or a property its numbers
+// break. Said only when the program earns the same word on the same part on every confirming case.
+struct ValueWord {
+    std::string part, text;  // the part, and the word's English text (the diagnosis message or the note)
+    bool note = false;       // a property note, else a diagnosis
+};
+
+std::vector<ValueWord> value_words(const ExerciseResult& result) {
+    std::vector<ValueWord> words;
+    for (const PartResult& p : result.parts) {
+        if (p.diagnosis && derived_from_expected(p.diagnosis->id) && p.diagnosis->id != "float_precision" &&
+            p.diagnosis->id != "hard_coded")
+            words.push_back({p.name, p.diagnosis->message.en, false});
+        for (const Text& note : p.notes)
+            if (is_property_note(note)) words.push_back({p.name, note.en, true});
+    }
+    return words;
+}
+
+// True when every number of a value is zero (a boolean, a choice: false).
+bool all_zeros(const Value& v) {
+    if (auto* x = std::get_if<Real>(&v)) return *x == 0;
+    const std::vector<Real>* xs = std::get_if<Vector<Real>>(&v);
+    if (auto* m = std::get_if<Matrix<Real>>(&v)) xs = &m->values;
+    return xs && std::all_of(xs->begin(), xs->end(), [](const Real& x) { return x == 0; });
+}
+
+const PartResult* part_of(const ExerciseResult& r, const std::string& name) {
+    auto it = std::find_if(r.parts.begin(), r.parts.end(), [&](const PartResult& p) { return p.name == name; });
+    return it == r.parts.end() ? nullptr : &*it;
+}
+
+// True when the word is said again on the case's run (`other`), or the case cannot show it: the
+// part's right value there is about zero (no sign, no factor to read).
+bool word_holds(const ValueWord& w, const ConfirmingCase& c, const ExerciseResult& other) {
+    const PartResult* p = part_of(other, w.part);
+    if (!p) return false;
+    if (!w.note && p->diagnosis && p->diagnosis->message.en == w.text) return true;
+    if (w.note && std::any_of(p->notes.begin(), p->notes.end(), [&](const Text& n) { return n.en == w.text; })) return true;
+    auto right = c.answers.answers.find(w.part);
+    return !w.note && right != c.answers.answers.end() && all_zeros(right->second);
+}
+
+// Takes the words not confirmed off the parts.
+void unsay(ExerciseResult& result, const std::vector<ValueWord>& words) {
+    for (const ValueWord& w : words)
+        for (PartResult& p : result.parts) {
+            if (p.name != w.part) continue;
+            if (!w.note && p.diagnosis && p.diagnosis->message.en == w.text) p.diagnosis.reset();
+            if (w.note) std::erase_if(p.notes, [&](const Text& n) { return n.en == w.text; });
+        }
+}
+
+std::string unspaced(const std::string& text) {
+    std::string out;
+    for (char ch : text)
+        if (ch != ' ' && ch != '\t') out += ch;
+    return out;
+}
+
+// True when `part` printed the same on the case as on the book's inputs and is wrong there: a
+// value that does not move with the inputs.
+bool constant_there(const PartResult& book, const ExerciseResult& other) {
+    const PartResult* p = part_of(other, book.name);
+    return p && !book.given.empty() && p->verdict != Verdict::correct && unspaced(p->given) == unspaced(book.given);
+}
+
+// The wrong parts `name` is computed from, directly or through earlier steps (Exercise::steps).
+void wrong_ancestors(const Exercise& exercise, const ExerciseResult& result, const std::string& name,
+                     std::vector<const PartResult*>& found) {
+    auto step = std::find_if(exercise.steps.begin(), exercise.steps.end(), [&](const auto& s) { return s.first == name; });
+    if (step == exercise.steps.end()) return;
+    for (const std::string& feed : step->second) {
+        const PartResult* f = part_of(result, feed);
+        if (!f || f->verdict == Verdict::correct || std::find(found.begin(), found.end(), f) != found.end()) continue;
+        found.push_back(f);
+        wrong_ancestors(exercise, result, feed, found);
+    }
+}
+
+// Follow-through credit only where the program's values move with its inputs: a step whose own
+// value, or a wrong earlier value it comes from (directly or through earlier steps), is printed unchanged (and wrong) on a confirming
+// case earns nothing (hard-coded or constant early values).
+void refuse_constant_follow_through(const Exercise& exercise, ExerciseResult& result, const std::vector<ExerciseResult>& others) {
+    bool changed = false;
+    for (PartResult& p : result.parts) {
+        if (!p.follow_through || *p.follow_through == 0) continue;
+        std::vector<const PartResult*> looked{&p};
+        wrong_ancestors(exercise, result, p.name, looked);
+        const bool moves = !others.empty() && std::none_of(others.begin(), others.end(), [&](const ExerciseResult& o) {
+            return std::any_of(looked.begin(), looked.end(), [&](const PartResult* l) { return constant_there(*l, o); });
+        });
+        if (moves) continue;
+        p.follow_through = 0;
+        if (p.verdict != Verdict::correct) p.score = 0;
+        changed = true;
+    }
+    if (!changed) return;
+    result.score = 0;
+    for (const PartResult& p : result.parts) result.score += p.score;
+}
+
 // Takes the refuted explanations' names off the parts.
 void unname(ExerciseResult& result, const std::vector<Explanation>& refuted) {
     auto is_refuted = [&](const std::vector<std::string>& ids) {
@@ -188,15 +291,30 @@ void confirm_diagnoses(const Exercise& exercise, ExerciseResult& result, const s
     const std::vector<Explanation> named = named_explanations(result);
     const std::vector<Explanation> candidates = std::move(result.candidates);
     result.candidates.clear();  // shown only once confirmed
+    const std::vector<ValueWord> words = value_words(result);
+    const bool credit = std::any_of(result.parts.begin(), result.parts.end(),
+                                    [](const PartResult& p) { return p.follow_through && *p.follow_through > 0; });
+    if (named.empty() && candidates.empty() && words.empty() && !credit) return;
     const auto carried = exercise.expected->carried_variants();
-    if (exercise.variants.empty() || (carried && carried->empty()) || (named.empty() && candidates.empty())) return;
     std::vector<Explanation> all = named;
     all.insert(all.end(), candidates.begin(), candidates.end());
     std::vector<bool> held(all.size(), true);
-    for (const ConfirmingCase& c : confirming_cases(exercise, student, all)) {
-        const ExerciseResult other = rerun(c.inputs);
-        for (std::size_t i = 0; i < all.size(); ++i) held[i] = held[i] && holds_on(exercise, all[i], i, c, other);
-    }
+    std::vector<bool> said(words.size(), true);
+    std::vector<ExerciseResult> others;
+    if (!exercise.variants.empty() && !(carried && carried->empty()))
+        for (const ConfirmingCase& c : confirming_cases(exercise, student, all)) {
+            others.push_back(rerun(c.inputs));
+            const ExerciseResult& other = others.back();
+            for (std::size_t i = 0; i < all.size(); ++i) held[i] = held[i] && holds_on(exercise, all[i], i, c, other);
+            for (std::size_t i = 0; i < words.size(); ++i) said[i] = said[i] && word_holds(words[i], c, other);
+        }
+    // a word no other input confirmed is not said (an exercise without variants cannot confirm one)
+    std::vector<ValueWord> unconfirmed;
+    for (std::size_t i = 0; i < words.size(); ++i)
+        if (!said[i] || others.empty()) unconfirmed.push_back(words[i]);
+    unsay(result, unconfirmed);
+    refuse_constant_follow_through(exercise, result, others);
+    if (others.empty()) return;  // the explanations stay as diagnosed: nothing to confirm them on
     std::vector<Explanation> refuted;
     for (std::size_t i = 0; i < named.size(); ++i)
         if (!held[i]) refuted.push_back(named[i]);

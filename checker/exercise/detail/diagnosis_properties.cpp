@@ -116,6 +116,14 @@ std::string property_kinds() {
     return all;
 }
 
+bool is_property_note(const Text& note) {
+    const auto colon = note.en.find(": ");
+    if (colon == std::string::npos) return false;
+    const std::string part = note.en.substr(0, colon);
+    return std::any_of(std::begin(property_names), std::end(property_names),
+                       [&](const char* kind) { return property_text(kind, part).en == note.en; });
+}
+
 void note_broken_properties(std::vector<GivenPart>& parts, const std::map<std::string, nlohmann::ordered_json>& properties,
                             const Values& inputs) {
     for (GivenPart& p : parts) {

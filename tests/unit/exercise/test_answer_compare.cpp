@@ -191,7 +191,7 @@ TEST_CASE("the inexact note gives the absolute error alone where the exact value
 
 TEST_CASE("nan is wrong with a message saying why") {
     PartResult r = grade("nan", Value(rms_first()));
-    CHECK(r.message.en == "wrong: `nan`, which never matches a finite value");
+    CHECK(r.message.en == "wrong: `nan` (NaN, not a number: what 0/0 or inf - inf gives), which never matches a finite value");
     CHECK_FALSE(r.abs_error);
 }
 
@@ -366,7 +366,8 @@ TEST_CASE("silu vector: a wrong element wins over too few digits") {
 TEST_CASE("silu vector: nan in an element is wrong and named") {
     PartResult r = grade("[0.731059, nan, 0.311230]", Value(silu_values()), AnswerKind::vector);
     CHECK(r.verdict == Verdict::wrong);
-    CHECK(r.message.en.starts_with("element 1 is `nan`, which never matches a finite value"));
+    CHECK(r.message.en.starts_with("element 1 is `nan` (NaN, not a number: what 0/0 or inf - inf gives), which never matches a "
+                                   "finite value"));
 }
 
 TEST_CASE("a wrong matrix element is named by row and column") {
@@ -376,16 +377,37 @@ TEST_CASE("a wrong matrix element is named by row and column") {
     CHECK(r.message.en.starts_with("row 1, column 0 is wrong: off by 1.4e-06"));
 }
 
-TEST_CASE("shape mismatches state both shapes") {
+TEST_CASE("shape mismatches state the shape given, never the count asked for") {
     Value vector3(silu_values());
     CHECK(grade("[0.848528, 1.0]", Value(rms_first())).message.en ==
           "wrong shape: expected a number, got a vector of 2 elements");
+    // the length asked for may be an answer of the exercise (a group's heads): never stated
     CHECK(grade("[0.731059, -0.238406]", vector3, AnswerKind::vector).message.en ==
-          "wrong shape: expected a vector of 3 elements, got a vector of 2 elements");
+          "wrong shape: got a vector of 2 elements, and this answer has another length (the prompt states it)");
     CHECK(grade("0.731059", vector3, AnswerKind::vector).verdict == Verdict::wrong);
     Matrix<Real> m(2, 3);
-    CHECK(grade("[[0, 0], [0, 0], [0, 0]]", Value(m), AnswerKind::matrix).message.en ==
-          "wrong shape: expected a 2x3 matrix, got a 3x2 matrix");
+    const PartResult r = grade("[[0, 0], [0, 0], [0, 0]]", Value(m), AnswerKind::matrix);
+    CHECK(r.message.en == "wrong shape: got a 3x2 matrix, and this answer has another shape (the prompt states it)");
+    CHECK_FALSE(contains(r.message.zh, "2x3"));
+    Vector<Real> six(6, Real(1));
+    const PartResult members = grade("[0, 1, 2, 3, 4]", Value(six), AnswerKind::vector);
+    CHECK_FALSE(contains(members.message.en, "6"));
+    CHECK_FALSE(contains(members.message.zh, "6"));
+}
+
+TEST_CASE("nan or inf where the quantity has no value is named as such, with the protocol's undefined") {
+    const PartResult r = grade("nan", Value(Undefined{}));
+    CHECK(r.verdict == Verdict::wrong);
+    CHECK(contains(r.message.en, "`nan` (NaN, not a number: what 0/0 or inf - inf gives)"));
+    CHECK(contains(r.message.en, "`undefined(\"x\")`"));
+    CHECK_FALSE(contains(r.message.en, "not this part's answer"));
+    CHECK(contains(r.message.zh, "NaN"));
+    const PartResult inf = grade("[1, -inf]", Value(Undefined{}), AnswerKind::vector);
+    CHECK(contains(inf.message.en, "`-inf` (infinity: a division by zero, or an overflow)"));
+    // a finite value where there is none says nothing of undefined (that would give the answer away)
+    CHECK_FALSE(contains(grade("0.5", Value(Undefined{})).message.en, "undefined"));
+    // an integer part: named too
+    CHECK(contains(grade("nan", Value(Real(3)), AnswerKind::integer).message.en, "NaN, not a number"));
 }
 
 TEST_CASE("a reference of the wrong kind is the grader's fault and costs nothing") {

@@ -29,6 +29,7 @@ TEST_CASE("tutor switch: off, a classic slip keeps its verdicts and scores and i
         CHECK(bare.parts[i].notes.empty());
         named += !named_diagnoses(on.parts[i]).empty();
     }
-    CHECK(named == 3);  // silu and the two steps after it, with the tutor
+    CHECK(named == 1);  // silu, where the slip is made, with the tutor (the steps after it follow from it)
+    CHECK(on.parts[3].follow_through.value_or(0) == 1);
     CHECK(bare.status == on.status);
 }
