@@ -9,6 +9,12 @@
 
 namespace blockcheck {
 
+// The words of a change (tape_change_words.cpp).
+std::pair<std::string, std::string> tape_change_words(const Tape& tape, const std::vector<int>& answer_of,
+                                                      const std::vector<std::string>& order, const std::vector<Real>& hidden,
+                                                      int node, int first_answer, const std::string& kind, int variant,
+                                                      const Real& constant);
+
 Real tape_apply(TapeOp op, const Real& a, const Real& b) {
     using std::abs, std::acos, std::atan2, std::ceil, std::cos, std::erf, std::exp, std::floor, std::log, std::pow,
         std::sin, std::sqrt, std::tanh;
@@ -74,6 +80,7 @@ struct Recording {
     std::vector<Real> right_numbers;  // every number of the right answers: never said in words
     mutable std::mutex mutex;
     mutable std::map<std::string, std::optional<Values>> replayed;
+    mutable std::map<std::string, std::optional<TapeChange>> described;
 };
 
 // 64-bit FNV-1a, as hex: a site key short enough for an id, the same in every process.
@@ -363,13 +370,28 @@ std::optional<Values> replayed(const Recording& r, const Way& way) {
     return r.replayed.emplace(way.id, std::move(made)).first->second;
 }
 
+// The change `way` with its answers and words, made once a recording; nullopt when its numbers
+// are not finite.
+std::optional<TapeChange> described(const Recording& r, const Way& way) {
+    {
+        const std::lock_guard lock(r.mutex);
+        if (auto it = r.described.find(way.id); it != r.described.end()) return it->second;
+    }
+    std::optional<TapeChange> change;
+    if (std::optional<Values> answers = replayed(r, way)) {
+        const Site& site = r.sites[way.site];
+        change = TapeChange{way.id, way.kind, {}, {}, {}, std::move(*answers)};
+        std::tie(change->en, change->zh) = tape_change_words(r.tape, r.answer_of, r.order, r.right_numbers, site.nodes.front(),
+                                                             site.first_answer, way.kind, way.variant, way.constant);
+        for (std::size_t k = 0; k < r.order.size() && k < 64; ++k)
+            if (site.reach >> k & 1) change->reaches.push_back(r.order[k]);
+    }
+    const std::lock_guard lock(r.mutex);
+    return r.described.emplace(way.id, std::move(change)).first->second;
+}
+
 }  // namespace
 
-// The words of a change (tape_change_words.cpp).
-std::pair<std::string, std::string> tape_change_words(const Tape& tape, const std::vector<int>& answer_of,
-                                                      const std::vector<std::string>& order, const std::vector<Real>& hidden,
-                                                      int node, int first_answer, const std::string& kind, int variant,
-                                                      const Real& constant);
 
 bool taped_reference(const std::string& id) { return taped_references().count(id) > 0; }
 
@@ -392,14 +414,7 @@ std::vector<TapeChange> tape_changes(const std::string& id, const Values& inputs
         if (found.size() >= limit) break;
         const Site& site = r->sites[way.site];
         if ((site.reach & must) != must) continue;
-        std::optional<Values> answers = replayed(*r, way);
-        if (!answers) continue;
-        TapeChange change{way.id, way.kind, {}, {}, {}, std::move(*answers)};
-        std::tie(change.en, change.zh) = tape_change_words(r->tape, r->answer_of, order, r->right_numbers, site.nodes.front(),
-                                                           site.first_answer, way.kind, way.variant, way.constant);
-        for (std::size_t k = 0; k < order.size() && k < 64; ++k)
-            if (site.reach >> k & 1) change.reaches.push_back(order[k]);
-        found.push_back(std::move(change));
+        if (std::optional<TapeChange> change = described(*r, way)) found.push_back(std::move(*change));
     }
     return found;
 }
@@ -410,7 +425,7 @@ std::optional<Values> tape_change_answers(const std::string& id, const Values& i
     try {
         const std::shared_ptr<const Recording> r = recording(id, inputs, order);
         for (const Way& way : r->ways)
-            if (way.id == change_id) return replayed(*r, way);
+            if (way.id == change_id) return replayed(*r, way);  // the answers alone: no words needed
     } catch (const std::exception&) {
     }
     return std::nullopt;

@@ -46,15 +46,14 @@ public:
         if (!taped_reference(exercise.id)) return changes;
         const Values values = parse_inputs(input_text(inputs), exercise.id + " inputs");
         for (TapeChange& c : tape_changes(exercise.id, values, answer_order(exercise), reach, limit))
-            changes.push_back({c.id, {std::move(c.en), std::move(c.zh)}, rounded(c.answers)});
+            changes.push_back({c.id, {std::move(c.en), std::move(c.zh)}, std::move(c.answers)});
         return changes;
     }
 
     std::optional<Values> model_change(const Exercise& exercise, const InputList& inputs, const std::string& id) const override {
         if (!taped_reference(exercise.id)) return std::nullopt;
         const Values values = parse_inputs(input_text(inputs), exercise.id + " inputs");
-        const std::optional<Values> answers = tape_change_answers(exercise.id, values, answer_order(exercise), id);
-        return answers ? std::optional<Values>(rounded(*answers)) : std::nullopt;
+        return tape_change_answers(exercise.id, values, answer_order(exercise), id);
     }
 
 private:

@@ -38,7 +38,7 @@ struct ExpectedCase {
 struct ModelChange {
     std::string id;  // "tape:<kind>:<site>"
     Text words;      // which operation, where, which way; never an expected value
-    Values answers;  // the answers it gives, rounded as expected answers are
+    Values answers;  // the answers it gives, at the reference's precision
 };
 
 class ExpectedAnswers {
