@@ -54,8 +54,9 @@ public:
         using std::abs;
         for (const Real& h : hidden_)
             if (abs(h - x) <= Real("1e-30") * (Real(1) + abs(h))) return "";
-        std::string text = x.str(8);
-        return text;
+        using std::floor;
+        if (floor(x) == x && abs(x) < Real("1e15")) return x.str(0);  // a whole number in full
+        return x.str(8);
     }
 
     // Node `n` in words `depth` operations deep: an input by name, an answer by name, a constant by
