@@ -86,10 +86,10 @@ void check_mistake_proof(const Exercise& exercise, const std::string& file, int 
 // The error model's proof (issue 41): every single change of each kind at each site of the
 // exercise's recorded computation on the book's inputs, its numbers made from the tape (no compile),
 // judged as a program printing them is (judge_made_program, its names confirmed on variants where it
-// prints the same change's numbers): named (its own id, or a catalogue entry giving the same
-// numbers), tied (named with changes that give the same numbers on the book's inputs and the first
-// `seeds` variants), invisible (no answer moves at its declared precision), left over (nothing
-// named), or wrong (a name whose numbers differ from the change's on one of those cases).
+// prints the same change's numbers): named (its own id alone), tied (each thing said is a tie
+// including it, or a name giving its numbers on the parts it is said on, on the book's inputs and
+// the first `seeds` variants), invisible (no answer moves at its declared precision), left over
+// (nothing said), or wrong (something said none of whose changes gives the change's numbers).
 struct ModelProof {
     struct Tally {
         int named = 0, tied = 0, invisible = 0, left_over = 0, wrong = 0;

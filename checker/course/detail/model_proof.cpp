@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 
 namespace blockcheck {
 namespace {
@@ -25,9 +26,11 @@ std::string change_kind(const std::string& id) {
     return id.substr(first + 1, last - first - 1);
 }
 
-// True when no answer of `a` would pass as a different one of `b`'s at its declared precision.
-bool same_numbers(const Exercise& e, const Values& a, const Values& b) {
+// True when no answer of `a` (of `parts`, when given) would pass as a different one of `b`'s at its
+// declared precision.
+bool same_numbers(const Exercise& e, const Values& a, const Values& b, const std::vector<std::string>& parts = {}) {
     for (const AnswerSpec& spec : e.answers) {
+        if (!parts.empty() && std::find(parts.begin(), parts.end(), spec.name) == parts.end()) continue;
         auto x = a.find(spec.name), y = b.find(spec.name);
         if (x != a.end() && y != b.end() && mistake_changes(spec, x->second, y->second)) return false;
     }
@@ -43,14 +46,16 @@ std::optional<Values> named_answers(const Exercise& e, const InputList& inputs, 
     return std::nullopt;
 }
 
-// True when `named` gives the change's numbers on the book's inputs and the first `seeds` variants.
-bool equivalent(const Exercise& e, const std::string& named, const std::string& change, int seeds) {
+// True when `named` gives the change's numbers on the parts it is named on, on the book's inputs
+// and the first `seeds` variants.
+bool equivalent(const Exercise& e, const std::string& named, const std::string& change, const std::vector<std::string>& parts,
+                int seeds) {
     for (int s = 0; s <= (e.variants.empty() ? 0 : seeds); ++s) {
         try {
             const InputList inputs = model_case_inputs(e, s);
             const std::optional<Values> c = e.expected->model_change(e, inputs, change), x = named_answers(e, inputs, named);
             if (!c && !x) continue;
-            if (!c || !x || !same_numbers(e, *x, *c)) return false;
+            if (!c || !x || !same_numbers(e, *x, *c, parts)) return false;
         } catch (const std::exception&) {
             // no answers on these inputs: no evidence either way
         }
@@ -58,22 +63,33 @@ bool equivalent(const Exercise& e, const std::string& named, const std::string& 
     return true;
 }
 
-// The names a result carries that say a slip was made (not a sign or a factor read off the value,
-// not float's note): a tie's ids each.
-std::vector<std::string> slip_names(const ExerciseResult& r, bool& tie) {
+// One thing said of a program: the ids of a name (a tie's each) and the parts it is said on.
+struct Said {
     std::vector<std::string> ids;
+    std::vector<std::string> parts;
+};
+
+// What a result says was made (not a sign or a factor read off the value, not float's note).
+std::vector<Said> slips_said(const ExerciseResult& r) {
+    std::vector<Said> said;
+    std::vector<std::string> whole;  // the names as said, to merge their parts
     for (const PartResult& p : r.parts)
         for (const Diagnosis& d : named_diagnoses(p)) {
             if (d.id == "float_precision" || derived_from_expected(d.id)) continue;
-            std::size_t from = 0;
-            for (std::size_t bar = d.id.find('|'); from != std::string::npos; bar = d.id.find('|', from)) {
-                const std::string id = d.id.substr(from, bar == std::string::npos ? bar : bar - from);
-                tie = tie || bar != std::string::npos;
-                if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
-                from = bar == std::string::npos ? bar : bar + 1;
+            auto at = std::find(whole.begin(), whole.end(), d.id);
+            if (at != whole.end()) {
+                said[at - whole.begin()].parts.push_back(p.name);
+                continue;
             }
+            whole.push_back(d.id);
+            Said s{{}, {p.name}};
+            for (std::size_t from = 0, bar = 0; from != std::string::npos; from = bar == std::string::npos ? bar : bar + 1) {
+                bar = d.id.find('|', from);
+                s.ids.push_back(d.id.substr(from, bar == std::string::npos ? bar : bar - from));
+            }
+            said.push_back(std::move(s));
         }
-    return ids;
+    return said;
 }
 
 ModelProof prove_model(const Exercise& e, int seeds) {
@@ -94,18 +110,24 @@ ModelProof prove_model(const Exercise& e, int seeds) {
                 return made ? *made : expected_answers(e, in);
             },
             model_proof_student);
-        bool tie = false;
-        const std::vector<std::string> named = slip_names(r, tie);
-        std::vector<std::string> false_names;
-        for (const std::string& id : named)
-            if (id != change.id && !equivalent(e, id, change.id, seeds)) false_names.push_back(id);
-        if (named.empty()) ++tally.left_over;
+        // each thing said holds when its one id, or one of a tie's, is the change or gives its
+        // numbers on the parts it is said on
+        const std::vector<Said> said = slips_said(r);
+        std::string false_names;
+        bool alone = said.size() == 1 && said.front().ids.size() == 1;
+        for (const Said& s : said) {
+            const bool holds = std::any_of(s.ids.begin(), s.ids.end(), [&](const std::string& id) {
+                return id == change.id || equivalent(e, id, change.id, s.parts, seeds);
+            });
+            if (!holds)
+                for (const std::string& id : s.ids) false_names += (false_names.empty() ? "" : ", ") + id;
+            alone = alone && s.ids.front() == change.id;
+        }
+        if (said.empty()) ++tally.left_over;
         else if (!false_names.empty()) {
             ++tally.wrong;
-            std::string told;
-            for (const std::string& id : false_names) told += (told.empty() ? "" : ", ") + id;
-            proof.wrong.push_back(change.id + " (" + change.words.en + ") told " + told);
-        } else if (named.size() == 1 && !tie) ++tally.named;
+            proof.wrong.push_back(change.id + " (" + change.words.en + ") told " + false_names);
+        } else if (alone) ++tally.named;
         else ++tally.tied;
     }
     return proof;
@@ -162,11 +184,12 @@ std::string model_proof_doc(const std::vector<const Exercise*>& exercises, int s
         "operations recorded on the book's inputs. For every exercise, every single change of each kind at each "
         "site (solutions/tape_changes.hpp) is made and its answers replayed from the tape, with no compile; a "
         "program printing them is judged as `grade` judges one, its names confirmed on variants where it prints "
-        "the same change's answers. Named: its own change (or a catalogue entry giving the same numbers, in the "
-        "catalogue's words); tied: named with changes giving the same numbers on the book's inputs and variants "
-        "1-{}; invisible: no answer moves at its declared precision on the book's inputs; left over: nothing named "
-        "(not confirmed on the variants, another change fitting as well, or more than {} fitting alike). Named "
-        "wrong: a name whose numbers differ from the change's on one of those cases (validate fails on any).\n\n"
+        "the same change's answers. Named: its own change alone; tied: what is said holds but is not that alone "
+        "(a tie of changes including it, or a catalogue entry or another change giving its numbers, on the parts "
+        "it is said on, on the book's inputs and variants 1-{}); invisible: no answer moves at its declared precision on the book's inputs; left over: nothing named "
+        "(not confirmed on the variants, or more than {} fitting alike). Named wrong: a name (or a tie) none of "
+        "whose changes gives the change's numbers on the parts it is said on, on one of those cases (validate "
+        "fails on any).\n\n"
         "| changes | named | tied | invisible | left over | named wrong |\n|---|---|---|---|---|---|\n"
         "| {} | {} | {} | {} | {} | {} |\n{}{}",
         seeds, max_model_tie, all.total(), all.named, all.tied, all.invisible, all.left_over, all.wrong, rows,
