@@ -4,6 +4,7 @@
 
 #include "base/value.hpp"
 #include "solutions/block/counts.hpp"
+#include "solutions/tape.hpp"
 
 #include <cstdint>
 #include <map>
@@ -11,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -44,6 +46,13 @@ public:
     Matrix<Real> given_or(const std::string& name, Matrix<Real> computed) const;
     Vector<Real> given_or(const std::string& name, Vector<Real> computed) const;
     Real given_or(const std::string& name, Real computed) const;
+    // A run on another scalar (the tape, for diagnosis) is never given a student's numbers.
+    template <class T>
+        requires(!std::is_same_v<T, Real> && !std::is_same_v<T, Vector<Real>> && !std::is_same_v<T, Matrix<Real>>)
+    T given_or(const std::string&, T computed) const {
+        if (given_) throw std::logic_error("a step from a student's numbers is judged at 50 digits, not on the tape");
+        return computed;
+    }
 
     // True when the answers are to be computed with this mistake made: exactly one thing changed
     // in the block (two, for a pair). Asking records that this reference knows the mistake.
@@ -138,8 +147,69 @@ inline long Inputs::integer(const std::string& name) const {
     return x.convert_to<long>();
 }
 
+// An answer computed on scalar S (Real: the protocol's Value; Taped: the tape's, for diagnosis).
+template <class S>
+using ValueOf = std::variant<S, Vector<S>, Matrix<S>, bool, Undefined, Choice>;
+template <class S>
+using ValuesOf = std::map<std::string, ValueOf<S>>;
+static_assert(std::is_same_v<ValueOf<Real>, Value>);
+
+// An answer's value at Real (on the tape: the value recorded).
+inline const Real& real_of(const Real& x) { return x; }
+inline const Real& real_of(const Taped& x) { return x.value(); }
+template <class S>
+Value real_value(const ValueOf<S>& v) {
+    if constexpr (std::is_same_v<S, Real>) {
+        return v;
+    } else {
+        return std::visit(
+            [](const auto& x) -> Value {
+                using X = std::decay_t<decltype(x)>;
+                if constexpr (std::is_same_v<X, S>) {
+                    return real_of(x);
+                } else if constexpr (std::is_same_v<X, Vector<S>>) {
+                    Vector<Real> out;
+                    for (const S& e : x) out.push_back(real_of(e));
+                    return out;
+                } else if constexpr (std::is_same_v<X, Matrix<S>>) {
+                    Matrix<Real> out(x.rows, x.cols);
+                    for (std::size_t i = 0; i < x.values.size(); ++i) out.values[i] = real_of(x.values[i]);
+                    return out;
+                } else {
+                    return x;
+                }
+            },
+            v);
+    }
+}
+
+// The inputs as scalar S: Real as they are, Taped as the tape's leaves.
+template <class S>
+S number_of(const Inputs& in, const std::string& name) {
+    return ScalarInput<S>::of(name, 0, in.number(name));
+}
+template <class S>
+Vector<S> vector_of(const Inputs& in, const std::string& name) {
+    const Vector<Real>& v = in.vector(name);
+    Vector<S> out;
+    for (std::size_t i = 0; i < v.size(); ++i) out.push_back(ScalarInput<S>::of(name, i, v[i]));
+    return out;
+}
+template <class S>
+Matrix<S> matrix_of(const Inputs& in, const std::string& name) {
+    const Matrix<Real>& m = in.matrix(name);
+    Matrix<S> out;
+    out.rows = m.rows, out.cols = m.cols;
+    for (std::size_t i = 0; i < m.values.size(); ++i) out.values.push_back(ScalarInput<S>::of(name, i, m.values[i]));
+    return out;
+}
+
 // Answer values a reference solution returns.
 inline Value boolean(bool b) { return Value(std::in_place_type<bool>, b); }
+template <class S>
+ValueOf<S> boolean_of(bool b) {
+    return ValueOf<S>(std::in_place_type<bool>, b);
+}
 inline Value choice(const char* letter) { return Value(Choice{letter}); }
 inline Value count(std::uint64_t n) { return Value(Real(static_cast<unsigned long long>(n))); }
 
@@ -150,6 +220,12 @@ inline long integer_at_least(const Inputs& in, const std::string& name, long lea
     const long n = in.integer(name);
     if (n < least) throw InputError("input '" + name + "' should be a whole number of at least " + std::to_string(least));
     return n;
+}
+
+// The same as scalar S (a leaf of the tape: a count the arithmetic after it reads).
+template <class S>
+S whole_of(const Inputs& in, const std::string& name, long least) {
+    return ScalarInput<S>::of(name, 0, Real(integer_at_least(in, name, least)));
 }
 
 // A positive whole-number input (widths and sizes).
@@ -188,10 +264,24 @@ using ReferenceSolution = Values (*)(const Inputs&);
 // Every reference solution, by exercise id.
 const std::map<std::string, ReferenceSolution>& reference_solutions();
 
+// The references written generic over the scalar, run on the tape (solutions/tape.hpp): the same
+// function template as the one reference_solutions() holds at Real. A reference written for Real
+// alone (one `blockcheck new` made, not yet made generic) is not here: the error model skips it.
+using TapedReference = ValuesOf<Taped> (*)(const Inputs&);
+const std::map<std::string, TapedReference>& taped_references();
+
+// Instantiates reference template `name` at both scalars, in its own source file.
+#define BLOCKCHECK_REFERENCE_AT_BOTH_SCALARS(name)   \
+    template ValuesOf<Real> name<Real>(const Inputs&); \
+    template ValuesOf<Taped> name<Taped>(const Inputs&);
+
 
 // The answers of exercise `id` for `inputs`: its reference solution, run once per process for
 // each case (and each mistake below), then remembered. Throws as the reference does.
 Values reference_answers(const std::string& id, const Values& inputs);
+
+// Every value of `values` written out in full, with its name: a cache key.
+std::string values_key(const Values& values);
 
 // Forgets every run this process remembered, so that a benchmark's second cold run computes as
 // much as its first (bench --grading, with and without the tutor).

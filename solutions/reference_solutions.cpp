@@ -14,27 +14,27 @@ const std::map<std::string, ReferenceSolution>& reference_solutions() {
     static const std::map<std::string, ReferenceSolution> all = {
         // chapter 25: worked examples
         {"rope_quarter_turn_table", rope_quarter_turn_table},
-        {"rms_norm_vs_layer_norm", rms_norm_vs_layer_norm},
+        {"rms_norm_vs_layer_norm", rms_norm_vs_layer_norm<Real>},
         {"swiglu_ffn_2d", swiglu_ffn_2d},
-        {"ffn_parameter_counts", ffn_parameter_counts},
+        {"ffn_parameter_counts", ffn_parameter_counts<Real>},
         // chapter 25: exercises 25.6
         {"rope_later_positions", rope_later_positions},
-        {"rms_norm_zero_row", rms_norm_zero_row},
-        {"rms_norm_shift", rms_norm_shift},
+        {"rms_norm_zero_row", rms_norm_zero_row<Real>},
+        {"rms_norm_shift", rms_norm_shift<Real>},
         {"swiglu_identity_down", swiglu_identity_down},
-        {"swiglu_matched_budget", swiglu_matched_budget},
+        {"swiglu_matched_budget", swiglu_matched_budget<Real>},
         {"max_sequence_slots", max_sequence_slots},
         // companion: GQA, the KV cache, long-context RoPE and the LLaMA block
-        {"rotating_stamp", rotating_stamp},
-        {"stamp_relative_position", stamp_relative_position},
-        {"position_interpolation", position_interpolation},
-        {"interpolation_every_frequency", interpolation_every_frequency},
-        {"ntk_aware_scaling", ntk_aware_scaling},
-        {"ntk_vs_linear", ntk_vs_linear},
-        {"gqa_groups", gqa_groups},
-        {"kv_cache_sizes", kv_cache_sizes},
-        {"kv_cache_budget", kv_cache_budget},
-        {"llama_ffn_width", llama_ffn_width},
+        {"rotating_stamp", rotating_stamp<Real>},
+        {"stamp_relative_position", stamp_relative_position<Real>},
+        {"position_interpolation", position_interpolation<Real>},
+        {"interpolation_every_frequency", interpolation_every_frequency<Real>},
+        {"ntk_aware_scaling", ntk_aware_scaling<Real>},
+        {"ntk_vs_linear", ntk_vs_linear<Real>},
+        {"gqa_groups", gqa_groups<Real>},
+        {"kv_cache_sizes", kv_cache_sizes<Real>},
+        {"kv_cache_budget", kv_cache_budget<Real>},
+        {"llama_ffn_width", llama_ffn_width<Real>},
         {"llama_block_parameters", llama_block_parameters},
         {"llama_block_tiny", llama_block_tiny},
         {"block_position_shift", block_position_shift},
@@ -43,6 +43,27 @@ const std::map<std::string, ReferenceSolution>& reference_solutions() {
         {"misconceptions_by_numbers", misconceptions_by_numbers},
         {"interview_questions", interview_questions},
         // blockcheck new: entries above this line
+    };
+    return all;
+}
+
+const std::map<std::string, TapedReference>& taped_references() {
+    static const std::map<std::string, TapedReference> all = {
+        {"rms_norm_vs_layer_norm", rms_norm_vs_layer_norm<Taped>},
+        {"ffn_parameter_counts", ffn_parameter_counts<Taped>},
+        {"rms_norm_zero_row", rms_norm_zero_row<Taped>},
+        {"rms_norm_shift", rms_norm_shift<Taped>},
+        {"swiglu_matched_budget", swiglu_matched_budget<Taped>},
+        {"gqa_groups", gqa_groups<Taped>},
+        {"kv_cache_sizes", kv_cache_sizes<Taped>},
+        {"kv_cache_budget", kv_cache_budget<Taped>},
+        {"ntk_aware_scaling", ntk_aware_scaling<Taped>},
+        {"ntk_vs_linear", ntk_vs_linear<Taped>},
+        {"interpolation_every_frequency", interpolation_every_frequency<Taped>},
+        {"position_interpolation", position_interpolation<Taped>},
+        {"rotating_stamp", rotating_stamp<Taped>},
+        {"stamp_relative_position", stamp_relative_position<Taped>},
+        {"llama_ffn_width", llama_ffn_width<Taped>},
     };
     return all;
 }
@@ -77,11 +98,7 @@ public:
     static std::string key_of(const std::string& id, const Values& inputs, const std::string& mistake, const Values& given) {
         std::string key = id + '\n' + mistake + '\n';
         for (const Values* values : {&inputs, &given}) {
-            for (const auto& [name, value] : *values) {
-                key += name + '=' + std::to_string(value.index()) + ':';
-                append_key(key, value);
-                key += '\n';
-            }
+            key += values_key(*values);
             key += "given:\n";
         }
         return key;
@@ -168,6 +185,16 @@ Values degree_answers_kept(Values slipped, const Values& right) {
 }
 
 }  // namespace
+
+std::string values_key(const Values& values) {
+    std::string key;
+    for (const auto& [name, value] : values) {
+        key += name + '=' + std::to_string(value.index()) + ':';
+        append_key(key, value);
+        key += '\n';
+    }
+    return key;
+}
 
 Values reference_answers(const std::string& id, const Values& inputs) { return cached_run(id, inputs).values; }
 

@@ -6,6 +6,7 @@
 #include "checker/exercise/mistake_catalogue.hpp"
 #include "checker/exercise/protocol.hpp"
 #include "solutions/exercise.hpp"
+#include "solutions/tape_changes.hpp"
 
 namespace blockcheck {
 namespace {
@@ -39,7 +40,29 @@ public:
         return made;
     }
 
+    std::vector<ModelChange> model_changes(const Exercise& exercise, const InputList& inputs, const std::vector<std::string>& reach,
+                                           std::size_t limit) const override {
+        std::vector<ModelChange> changes;
+        if (!taped_reference(exercise.id)) return changes;
+        const Values values = parse_inputs(input_text(inputs), exercise.id + " inputs");
+        for (TapeChange& c : tape_changes(exercise.id, values, answer_order(exercise), reach, limit))
+            changes.push_back({c.id, {std::move(c.en), std::move(c.zh)}, std::move(c.answers)});
+        return changes;
+    }
+
+    std::optional<Values> model_change(const Exercise& exercise, const InputList& inputs, const std::string& id) const override {
+        if (!taped_reference(exercise.id)) return std::nullopt;
+        const Values values = parse_inputs(input_text(inputs), exercise.id + " inputs");
+        return tape_change_answers(exercise.id, values, answer_order(exercise), id);
+    }
+
 private:
+    static std::vector<std::string> answer_order(const Exercise& exercise) {
+        std::vector<std::string> order;
+        for (const AnswerSpec& spec : exercise.answers) order.push_back(spec.name);
+        return order;
+    }
+
     static ExpectedCase made(const Exercise& exercise, const InputList& inputs, const Values& given) {
         const Values values = parse_inputs(input_text(inputs), exercise.id + " inputs");
         const ReferenceAnswers reference = reference_answers_with_mistakes(exercise.id, values, exercise.mistakes, given);

@@ -6,6 +6,7 @@
 #include "checker/exercise/grading.hpp"
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,29 @@ Text proof_summary(const std::vector<const Exercise*>& exercises, int seeds);
 // validate's problems of the proof: a program told a mistake it did not make, a single not named
 // that another case tells from every other mistake.
 void check_mistake_proof(const Exercise& exercise, const std::string& file, int seeds, std::vector<Problem>& out);
+
+// The error model's proof (issue 41): every single change of each kind at each site of the
+// exercise's recorded computation on the book's inputs, its numbers made from the tape (no compile),
+// judged as a program printing them is (judge_made_program, its names confirmed on variants where it
+// prints the same change's numbers): named (its own id alone), tied (each thing said is a tie
+// including it, or a name giving its numbers on the parts it is said on, on the book's inputs and
+// the first `seeds` variants), invisible (no answer moves at its declared precision), left over
+// (nothing said), or wrong (something said none of whose changes gives the change's numbers).
+struct ModelProof {
+    struct Tally {
+        int named = 0, tied = 0, invisible = 0, left_over = 0, wrong = 0;
+        int total() const { return named + tied + invisible + left_over + wrong; }
+        Tally& operator+=(const Tally& more);
+    };
+    bool taped = false;                    // the exercise's reference runs on the tape
+    std::map<std::string, Tally> by_kind;  // tape_change_kinds
+    std::vector<std::string> wrong;        // "<change id> told <ids>", for validate's problems
+};
+ModelProof model_proof(const Exercise& exercise, int seeds);
+// validate's problems of it: each change told a name that is not its own.
+void check_model_proof(const Exercise& exercise, const std::string& file, int seeds, std::vector<Problem>& out);
+// Its section of docs/mistake-coverage.md: per exercise and kind, named / tied / invisible / left over.
+std::string model_proof_doc(const std::vector<const Exercise*>& exercises, int seeds);
 
 // docs/mistake-coverage.md: the matrix exercise x mistake x book/variants, from mistake_coverage,
 // with what the proof named and its totals.

@@ -168,6 +168,20 @@ bool float_sized(const PartResult& part);
 // part off in its sixth decimal, the others exact, is a wrong digit, not float arithmetic.
 void forgive_float_rounding(std::vector<GivenPart>& parts);
 
+// The error model (detail/error_model.cpp): where no catalogue mistake explains the program and
+// some printed part is wrong with nothing said of it, the single changes of the reference's
+// recorded computation (ExpectedAnswers::model_changes: an operation done the other way round, a
+// factor left out, a constant confused, ...) whose site feeds every such part are replayed, at most
+// `model_changes_per_wrong_part` for each of them. A change that reproduces the whole program (as
+// explaining_mistakes) is named on the parts it changes, by its id and its words (a catalogue
+// entry's, where the change gives that entry's answers here); changes alike here, up to
+// `max_model_tie`, as one tie; more, or an exercise with no variants to confirm on, none.
+// confirm_diagnoses then keeps the name only where the program's numbers on other inputs are the
+// same change's again.
+inline constexpr std::size_t model_changes_per_wrong_part = 150, max_model_tie = 3;
+void explain_by_error_model(std::vector<GivenPart>& parts, const Exercise& exercise, const InputList& inputs,
+                            const std::map<std::string, Values>& mistakes);
+
 // The diagnoses a part carries: `diagnosis`, or the two of `diagnoses`.
 std::vector<Diagnosis> named_diagnoses(const PartResult& part);
 

@@ -33,6 +33,14 @@ struct ExpectedCase {
     std::map<std::string, Values> mistakes;
 };
 
+// One change of the error model made on one case (solutions/tape_changes.hpp): a small change to
+// one operation of the reference's recorded computation. Its id is the same change on any inputs.
+struct ModelChange {
+    std::string id;  // "tape:<kind>:<site>"
+    Text words;      // which operation, where, which way; never an expected value
+    Values answers;  // the answers it gives, at the reference's precision
+};
+
 class ExpectedAnswers {
 public:
     virtual ~ExpectedAnswers() = default;
@@ -56,6 +64,17 @@ public:
     // full edition asks the reference; by default, the pairs answers_and_mistakes carries.
     virtual std::map<std::string, Values> pair_mistakes(const Exercise& exercise, const InputList& inputs,
                                                         const std::vector<std::pair<std::string, std::string>>& pairs) const;
+    // The error model: the single changes of the reference's recorded computation on these inputs
+    // whose operation feeds every answer of `reach`, at most `limit`; none where the provider has
+    // no tape (the student edition, a reference written for Real alone).
+    virtual std::vector<ModelChange> model_changes(const Exercise&, const InputList&, const std::vector<std::string>& /*reach*/,
+                                                   std::size_t /*limit*/) const {
+        return {};
+    }
+    // The answers of change `id` on these inputs; nullopt when it cannot be made here.
+    virtual std::optional<Values> model_change(const Exercise&, const InputList&, const std::string& /*id*/) const {
+        return std::nullopt;
+    }
     // The variant seeds it can grade, when it cannot grade every seed.
     virtual std::optional<std::vector<std::uint64_t>> carried_variants() const { return std::nullopt; }
 };

@@ -220,6 +220,7 @@ static std::vector<Explanation> diagnose(const Exercise& exercise, const InputLi
         });
         if (candidates.empty()) candidates = diagnose_pairs(given, mistakes, pairs);
     }
+    if (any_wrong && candidates.empty()) explain_by_error_model(given, exercise, inputs, mistakes);  // what nobody declared
     if (any_wrong && !exercise.properties.empty()) try {
             note_broken_properties(given, exercise.properties, parse_inputs(input_text(inputs), exercise.id + " inputs"));
         } catch (const std::exception&) {

@@ -1,24 +1,43 @@
 // Parameter counts (table 25.2) and the KV cache's size.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 namespace blockcheck {
 
 using Count = std::uint64_t;
 
+// The counts below are Count by default; a reference generic over its scalar computes them on
+// the scalar N it runs on (the tape records them), whole numbers all the way.
+template <class N>
+using CountOf = std::type_identity_t<N>;
+
+// floor(a / b) for whole numbers a, b >= 0: integer division, on a scalar too.
+template <class N>
+N whole_quotient(const N& a, const N& b) {
+    using std::floor;
+    if constexpr (std::is_integral_v<N>) return a / b;
+    else return floor(a / b);
+}
+
 // Matrix parameters of the FFNs, without biases or norm gains.
 // ReLU: 2 C F (up and down); SwiGLU: 3 C F (gate, up, down).
-inline Count relu_ffn_parameters(Count hidden, Count ffn_hidden_size) { return 2 * hidden * ffn_hidden_size; }
-inline Count swiglu_ffn_parameters(Count hidden, Count ffn_hidden_size) { return 3 * hidden * ffn_hidden_size; }
+template <class N = Count>
+N relu_ffn_parameters(CountOf<N> hidden, CountOf<N> ffn_hidden_size) { return N(2) * hidden * ffn_hidden_size; }
+template <class N = Count>
+N swiglu_ffn_parameters(CountOf<N> hidden, CountOf<N> ffn_hidden_size) { return N(3) * hidden * ffn_hidden_size; }
 
 // SwiGLU width with the same matrix budget as a ReLU FFN of width F: 3 C F' = 2 C F.
-inline Count swiglu_width_matching_relu(Count relu_ffn_hidden_size) { return 2 * relu_ffn_hidden_size / 3; }
+template <class N = Count>
+N swiglu_width_matching_relu(CountOf<N> relu_ffn_hidden_size) { return whole_quotient<N>(N(2) * relu_ffn_hidden_size, N(3)); }
 
 // LLaMA's FFN width: two thirds of 4 C, rounded up to a multiple of m.
-inline Count llama_ffn_hidden(Count hidden, Count multiple) {
-    Count width = 2 * (4 * hidden) / 3;
-    return (width + multiple - 1) / multiple * multiple;
+template <class N = Count>
+N llama_ffn_hidden(CountOf<N> hidden, CountOf<N> multiple) {
+    const N width = whole_quotient<N>(N(2) * (N(4) * hidden), N(3));
+    return whole_quotient<N>(width + multiple - N(1), multiple) * multiple;
 }
 
 // Every parameter of one pre-norm block without biases.
@@ -45,9 +64,10 @@ inline BlockParameters block_parameters(Count hidden, Count query_heads, Count k
 }
 
 // bytes = 2 (K and V) x layers x kv_heads x head_dim x sequence x batch x bytes per element
-inline Count kv_cache_bytes(Count layers, Count kv_heads, Count head_dim, Count sequence, Count batch,
-                            Count bytes_per_element) {
-    return 2 * layers * kv_heads * head_dim * sequence * batch * bytes_per_element;
+template <class N = Count>
+N kv_cache_bytes(CountOf<N> layers, CountOf<N> kv_heads, CountOf<N> head_dim, CountOf<N> sequence, CountOf<N> batch,
+                 CountOf<N> bytes_per_element) {
+    return N(2) * layers * kv_heads * head_dim * sequence * batch * bytes_per_element;
 }
 
 }  // namespace blockcheck

@@ -14,18 +14,19 @@
 
 namespace blockcheck {
 
-// Worked examples.
+// Worked examples. (A template is generic over the scalar: Real for the answers, Taped for the
+// tape the error model changes, solutions/tape.hpp.)
 Values rope_quarter_turn_table(const Inputs& in);   // table 25.1
-Values rms_norm_vs_layer_norm(const Inputs& in);    // example 25.2
+template <class S> ValuesOf<S> rms_norm_vs_layer_norm(const Inputs& in);    // example 25.2
 Values swiglu_ffn_2d(const Inputs& in);             // example 25.3
-Values ffn_parameter_counts(const Inputs& in);      // table 25.2
+template <class S> ValuesOf<S> ffn_parameter_counts(const Inputs& in);      // table 25.2
 
 // Exercises 25.6-1 .. 25.6-6.
 Values rope_later_positions(const Inputs& in);
-Values rms_norm_zero_row(const Inputs& in);
-Values rms_norm_shift(const Inputs& in);
+template <class S> ValuesOf<S> rms_norm_zero_row(const Inputs& in);
+template <class S> ValuesOf<S> rms_norm_shift(const Inputs& in);
 Values swiglu_identity_down(const Inputs& in);
-Values swiglu_matched_budget(const Inputs& in);
+template <class S> ValuesOf<S> swiglu_matched_budget(const Inputs& in);
 Values max_sequence_slots(const Inputs& in);
 
 // Small helpers shared by the chapter's references.
@@ -38,57 +39,66 @@ using blockcheck::radians;
 
 // mean_j x_j^2: the quantity under RMSNorm's root (exact for decimal inputs).
 // Mistake sum_not_mean: sum_j x_j^2.
-inline Real mean_square(const Inputs& in, const Vector<Real>& x) {
-    Real sum(0);
-    for (const Real& v : x) sum += v * v;
-    return in.mistake("sum_not_mean") ? sum : sum / Real(static_cast<long>(x.size()));
+template <class S>
+S mean_square(const Inputs& in, const Vector<S>& x) {
+    S sum(0);
+    for (const S& v : x) sum += v * v;
+    return in.mistake("sum_not_mean") ? sum : sum / S(static_cast<long>(x.size()));
 }
 
 // The epsilon under the chapter's roots: 0, as the hand examples ask.  Mistake eps_added: the
 // usual library default, 1e-5 (torch.nn.LayerNorm's), typed in out of habit.
-inline Real unit_norm_eps(const Inputs& in) { return in.mistake("eps_added") ? Real("1e-5") : Real(0); }
+template <class S>
+S unit_norm_eps(const Inputs& in) {
+    return in.mistake("eps_added") ? S("1e-5") : S(0);
+}
 
 // rms(x) = sqrt(mean_j x_j^2).  Mistake sum_not_mean: sqrt(sum_j x_j^2) = rms(x) sqrt(C).
-inline Real root_mean_square(const Inputs& in, const Vector<Real>& x) {
+template <class S>
+S root_mean_square(const Inputs& in, const Vector<S>& x) {
     using std::sqrt;
-    const Real rms = blockcheck::root_mean_square<Real>(x);
-    if (const Real eps = unit_norm_eps(in); eps != 0) return sqrt(rms * rms + eps);  // Mistake eps_added
+    const S rms = blockcheck::root_mean_square<S>(x);
+    if (const S eps = unit_norm_eps<S>(in); eps != 0) return sqrt(rms * rms + eps);  // Mistake eps_added
     if (in.mistake("root_omitted")) return rms * rms;  // Mistake root_omitted: the mean square itself
-    return in.mistake("sum_not_mean") ? rms * sqrt(Real(static_cast<long>(x.size()))) : rms;
+    return in.mistake("sum_not_mean") ? rms * sqrt(S(static_cast<long>(x.size()))) : rms;
 }
 
 // x + shift on every coordinate.
-inline Vector<Real> shifted(Vector<Real> x, const Real& shift) {
-    for (Real& v : x) v += shift;
+template <class S>
+Vector<S> shifted(Vector<S> x, const S& shift) {
+    for (S& v : x) v += shift;
     return x;
 }
 
-inline Value layer_norm_unit(const Vector<Real>& x);
+template <class S>
+ValueOf<S> layer_norm_unit(const Vector<S>& x);
 
 // RMSNorm / LayerNorm with unit gains, no bias and epsilon 0, as the chapter's hand examples;
 // a zero denominator gives `undefined`. Mistakes: mean_subtracted (LayerNorm where RMSNorm is
 // asked); sum_not_mean (x / sqrt(sum_j x_j^2): the same RMSNorm with gains 1/sqrt(C));
 // root_omitted (x / mean_j x_j^2); eps_added (unit_norm_eps).
-inline Value rms_norm_unit(const Inputs& in, const Vector<Real>& x) {
+template <class S>
+ValueOf<S> rms_norm_unit(const Inputs& in, const Vector<S>& x) {
     using std::sqrt;
     if (in.mistake("mean_subtracted")) return layer_norm_unit(x);
     if (in.mistake("root_omitted")) {  // x / mean_j x_j^2: the square root left out
-        const Real ms = mean_square(in, x);
+        const S ms = mean_square(in, x);
         if (ms == 0) return Undefined{};
-        Vector<Real> out = x;
-        for (Real& v : out) v /= ms;
+        Vector<S> out = x;
+        for (S& v : out) v /= ms;
         return out;
     }
-    const Real gain = in.mistake("sum_not_mean") ? Real(1) / sqrt(Real(static_cast<long>(x.size()))) : Real(1);
+    const S gain = in.mistake("sum_not_mean") ? S(1) / sqrt(S(static_cast<long>(x.size()))) : S(1);
     try {
-        return rms_norm<Real>(x, Vector<Real>(x.size(), gain), unit_norm_eps(in));
+        return rms_norm<S>(x, Vector<S>(x.size(), gain), unit_norm_eps<S>(in));
     } catch (const UndefinedNorm&) {
         return Undefined{};
     }
 }
-inline Value layer_norm_unit(const Vector<Real>& x) {
+template <class S>
+ValueOf<S> layer_norm_unit(const Vector<S>& x) {
     try {
-        return layer_norm<Real>(x, Vector<Real>(x.size(), Real(1)), Vector<Real>(x.size(), Real(0)), Real(0));
+        return layer_norm<S>(x, Vector<S>(x.size(), S(1)), Vector<S>(x.size(), S(0)), S(0));
     } catch (const UndefinedNorm&) {
         return Undefined{};
     }
@@ -98,24 +108,25 @@ inline Value layer_norm_unit(const Vector<Real>& x) {
 // (the variance divided by n - 1: LayerNorm with gains sqrt((n - 1) / n)); sum_not_mean (the squared
 // deviations summed: gains 1 / sqrt(n)); root_omitted (divided by the variance itself);
 // mean_not_subtracted (the row normalised as it is: RMSNorm where LayerNorm is asked); eps_added.
-inline Value layer_norm_unit(const Inputs& in, const Vector<Real>& x) {
+template <class S>
+ValueOf<S> layer_norm_unit(const Inputs& in, const Vector<S>& x) {
     using std::sqrt;
-    const Real n(static_cast<long>(x.size()));
+    const S n(static_cast<long>(x.size()));
     if (in.mistake("mean_not_subtracted")) return rms_norm_unit(in, x);
     if (in.mistake("root_omitted")) {
-        Real mean(0), variance(0);
-        for (const Real& v : x) mean += v / n;
-        for (const Real& v : x) variance += (v - mean) * (v - mean) / n;
+        S mean(0), variance(0);
+        for (const S& v : x) mean += v / n;
+        for (const S& v : x) variance += (v - mean) * (v - mean) / n;
         if (variance == 0) return Undefined{};
-        Vector<Real> out = x;
-        for (Real& v : out) v = (v - mean) / variance;
+        Vector<S> out = x;
+        for (S& v : out) v = (v - mean) / variance;
         return out;
     }
-    Real gain(1);
-    if (in.mistake("unbiased_variance") && x.size() >= 2) gain = sqrt((n - 1) / n);
-    else if (in.mistake("sum_not_mean")) gain = Real(1) / sqrt(n);
+    S gain(1);
+    if (in.mistake("unbiased_variance") && x.size() >= 2) gain = sqrt((n - S(1)) / n);
+    else if (in.mistake("sum_not_mean")) gain = S(1) / sqrt(n);
     try {
-        return layer_norm<Real>(x, Vector<Real>(x.size(), gain), Vector<Real>(x.size(), Real(0)), unit_norm_eps(in));
+        return layer_norm<S>(x, Vector<S>(x.size(), gain), Vector<S>(x.size(), S(0)), unit_norm_eps<S>(in));
     } catch (const UndefinedNorm&) {
         return Undefined{};
     }
@@ -159,26 +170,31 @@ inline Matrix<Real> down_as_used(const Inputs& in, const Matrix<Real>& w_down) {
 // matrix's output: F for each of up and gate, C for down), matrix_missing (one matrix too few:
 // SwiGLU counted with two, as a ReLU FFN, and the ReLU FFN with one),
 // norm_gains_counted (the C gains of the norm before the FFN counted with it).
-inline Count relu_ffn_count(const Inputs& in, Count hidden, Count ffn_hidden) {
+template <class N>
+N relu_ffn_count(const Inputs& in, const N& hidden, const N& ffn_hidden) {
     if (in.mistake("matrix_missing")) return hidden * ffn_hidden;
-    if (in.mistake("norm_gains_counted")) return relu_ffn_parameters(hidden, ffn_hidden) + hidden;
-    return relu_ffn_parameters(hidden, ffn_hidden) + (in.mistake("bias_counted") ? ffn_hidden + hidden : 0);
+    if (in.mistake("norm_gains_counted")) return relu_ffn_parameters<N>(hidden, ffn_hidden) + hidden;
+    const N relu = relu_ffn_parameters<N>(hidden, ffn_hidden);
+    return in.mistake("bias_counted") ? N(relu + ffn_hidden + hidden) : relu;
 }
-inline Count swiglu_ffn_count(const Inputs& in, Count hidden, Count ffn_hidden) {
-    if (in.mistake("matrix_missing")) return relu_ffn_parameters(hidden, ffn_hidden);
-    if (in.mistake("matrix_counted_twice")) return swiglu_ffn_parameters(hidden, ffn_hidden) + hidden * ffn_hidden;
-    if (in.mistake("norm_gains_counted")) return swiglu_ffn_parameters(hidden, ffn_hidden) + hidden;
-    return swiglu_ffn_parameters(hidden, ffn_hidden) + (in.mistake("bias_counted") ? 2 * ffn_hidden + hidden : 0);
+template <class N>
+N swiglu_ffn_count(const Inputs& in, const N& hidden, const N& ffn_hidden) {
+    if (in.mistake("matrix_missing")) return relu_ffn_parameters<N>(hidden, ffn_hidden);
+    if (in.mistake("matrix_counted_twice")) return swiglu_ffn_parameters<N>(hidden, ffn_hidden) + hidden * ffn_hidden;
+    if (in.mistake("norm_gains_counted")) return swiglu_ffn_parameters<N>(hidden, ffn_hidden) + hidden;
+    const N swiglu = swiglu_ffn_parameters<N>(hidden, ffn_hidden);
+    return in.mistake("bias_counted") ? N(swiglu + N(2) * ffn_hidden + hidden) : swiglu;
 }
 
 // The SwiGLU width spending a ReLU FFN's matrix budget, 3 C F' = 2 C F.  Mistakes
 // relu_width_for_swiglu (the ReLU width kept, F' = F), integer_two_thirds ((2 / 3) F in
 // integers: 0), two_thirds_inverted (F' = 3 F / 2, the budget equation solved upside down).
-inline Count matched_swiglu_width(const Inputs& in, Count relu_ffn_hidden) {
+template <class N>
+N matched_swiglu_width(const Inputs& in, const N& relu_ffn_hidden) {
     if (in.mistake("relu_width_for_swiglu")) return relu_ffn_hidden;
-    if (in.mistake("two_thirds_inverted")) return 3 * relu_ffn_hidden / 2;
-    if (in.mistake("integer_two_thirds")) return (2 / 3) * relu_ffn_hidden;
-    return swiglu_width_matching_relu(relu_ffn_hidden);
+    if (in.mistake("two_thirds_inverted")) return whole_quotient<N>(N(3) * relu_ffn_hidden, N(2));
+    if (in.mistake("integer_two_thirds")) return whole_quotient<N>(N(2), N(3)) * relu_ffn_hidden;
+    return swiglu_width_matching_relu<N>(relu_ffn_hidden);
 }
 
 // How far the key at position n turns beyond the query at m, in steps: n - m.  Mistake

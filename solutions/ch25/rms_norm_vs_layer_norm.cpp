@@ -3,9 +3,10 @@
 
 namespace blockcheck {
 
-Values rms_norm_vs_layer_norm(const Inputs& in) {
-    const Vector<Real>& row = in.vector("row");  // [C]
-    const Vector<Real> shifted_row = ch25::shifted(row, in.number("shift"));
+template <class S>
+ValuesOf<S> rms_norm_vs_layer_norm(const Inputs& in) {
+    const Vector<S> row = vector_of<S>(in, "row");  // [C]
+    const Vector<S> shifted_row = ch25::shifted(row, number_of<S>(in, "shift"));
     return {
         {"mean_square", ch25::mean_square(in, row)},
         {"root_mean_square", ch25::root_mean_square(in, row)},
@@ -15,5 +16,6 @@ Values rms_norm_vs_layer_norm(const Inputs& in) {
         {"shifted_layer_norm", ch25::layer_norm_unit(in, shifted_row)},
     };
 }
+BLOCKCHECK_REFERENCE_AT_BOTH_SCALARS(rms_norm_vs_layer_norm)
 
 }  // namespace blockcheck

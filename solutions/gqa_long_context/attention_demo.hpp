@@ -21,7 +21,7 @@ inline AttentionDemo read_attention_demo(const Inputs& in) {
     if (d.head_dim % 2 != 0) throw InputError("input 'head_dim' should be even");
     // theta_i = base^(-2i/d), positions 0 .. T-1: the demo's frequency plan
     // Mistake pairing_half_vs_interleaved: pairs (i, i + d/2) rotated instead of (2i, 2i+1).
-    d.rope = plain_rope(in, positive_number(in, "base"), d.head_dim, RopeScaling<Real>{},
+    d.rope = plain_rope(in, positive_number<Real>(in, "base"), d.head_dim, RopeScaling<Real>{},
                         in.mistake("pairing_half_vs_interleaved") ? RopeLayout::half : RopeLayout::interleaved);
     d.q = in.matrix("q");
     d.k = in.matrix("k");

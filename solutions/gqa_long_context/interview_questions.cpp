@@ -8,7 +8,7 @@ namespace blockcheck {
 
 Values interview_questions(const Inputs& in) {
     const Count query_heads = positive_count(in, "query_heads");
-    const Real& factor = companion::positive_number(in, "factor");
+    const Real factor = companion::positive_number<Real>(in, "factor");
     if (factor <= 1) throw InputError("input 'factor' should be larger than 1 (a longer context)");
 
     // One KV head: every query head reads head 0 (MQA). As many as query heads: head h reads
@@ -20,7 +20,7 @@ Values interview_questions(const Inputs& in) {
 
     // Neighbouring positions m and m + 1 differ by one step of the stamp; after interpolation
     // by one step divided by the factor.
-    const Rope<Real> rope = companion::stamp_rope(in);
+    const Rope<Real> rope = companion::stamp_rope<Real>(in);
     const Rope<Real> squeezed = companion::interpolated(rope, factor);
     const bool keeps_neighbour_angle = rope_angle(squeezed, 0, Real(1)) == rope_angle(rope, 0, Real(1));
 

@@ -37,7 +37,7 @@ inline TinyBlock read_tiny_block(const Inputs& in) {
     c.kv_heads = static_cast<std::size_t>(integer_at_least(in, "kv_heads", 1));
     c.head_dim = static_cast<std::size_t>(integer_at_least(in, "head_dim", 2));
     c.rms_norm_eps = in.number("rms_norm_eps");
-    c.rope_theta = positive_number(in, "rope_theta");
+    c.rope_theta = positive_number<Real>(in, "rope_theta");
     c.rope_layout = RopeLayout::interleaved;  // pairs (2i, 2i+1), as Meta's LLaMA code
     c.pre_norm = true;
     // every slip of the block's own mechanisms, by its switch (block_mistakes.hpp)

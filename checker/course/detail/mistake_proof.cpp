@@ -221,7 +221,7 @@ std::string coverage_doc(const std::vector<const Exercise*>& exercises, int seed
         }
         for (const auto& [id, reason] : e->mistakes_excluded) doc += fmt::format("\nExcluded `{}`: {}\n", id, reason.en);
     }
-    return doc;
+    return doc + model_proof_doc(exercises, seeds);
 }
 
 }  // namespace blockcheck

@@ -310,6 +310,7 @@ std::vector<Problem> check_exercise(const fs::path& root, const Exercise& e, con
     std::vector<Problem> out;
     check_references(e, settings, relative_to(root, e.file), out);
     check_mistake_proof(e, relative_to(root, e.file), settings.mistake_seeds, out);
+    check_model_proof(e, relative_to(root, e.file), settings.mistake_seeds, out);
     check_mechanism_mistakes(e, relative_to(root, e.file), settings.mistake_seeds, out);
     check_mechanisms_drawn(e, relative_to(root, e.file), settings.mistake_seeds, out);
     check_template(root, e, run, out);

@@ -1,0 +1,97 @@
+// The error model's search (diagnosis.hpp: explain_by_error_model): where the catalogue explains
+// nothing, the single changes of the reference's recorded computation (ExpectedAnswers::
+// model_changes) that reproduce the whole program are named, one, or a tie of a few; the
+// confirmation on other inputs (confirm_diagnoses) keeps the name only where the program's numbers
+// there are that change's again.
+#include "checker/exercise/diagnosis.hpp"
+#include "checker/exercise/exercise_set.hpp"
+
+#include <algorithm>
+
+namespace blockcheck {
+namespace {
+
+// The parts printed wrong that nothing explains yet (no diagnosis, no follow-through).
+std::vector<std::string> unexplained_wrong(const std::vector<GivenPart>& parts) {
+    std::vector<std::string> wrong;
+    for (const GivenPart& p : parts)
+        if (p.given && p.expected && p.result->verdict == Verdict::wrong && !p.result->follow_through) wrong.push_back(p.spec->name);
+    return wrong;
+}
+
+// True when some part carries a diagnosis a search would contradict: a mistake made (a catalogue
+// entry, a pair, a step's slip) rather than one read off the value (a sign, a factor, float).
+bool explained_by_catalogue(const std::vector<GivenPart>& parts) {
+    return std::any_of(parts.begin(), parts.end(), [](const GivenPart& p) {
+        for (const Diagnosis& d : named_diagnoses(*p.result))
+            if (!derived_from_expected(d.id)) return true;
+        return false;
+    });
+}
+
+// Explanations that give the same answers here are one group: a tie the inputs cannot split.
+std::vector<std::vector<const ModelChange*>> alike_groups(const std::vector<const ModelChange*>& fitting) {
+    std::vector<std::vector<const ModelChange*>> groups;
+    for (const ModelChange* c : fitting) {
+        auto same = std::find_if(groups.begin(), groups.end(),
+                                 [&](const auto& g) { return same_answers(g.front()->answers, c->answers); });
+        if (same == groups.end()) groups.push_back({c});
+        else same->push_back(c);
+    }
+    return groups;
+}
+
+// The diagnosis naming `changes`: one change's words, or a tie's ("one of ...").
+Diagnosis model_diagnosis(const std::vector<const ModelChange*>& changes) {
+    if (changes.size() == 1)
+        return {changes.front()->id, {"your numbers are what you get when, " + changes.front()->words.en,
+                                      "你的数值正是这样算出来的：" + changes.front()->words.zh}};
+    Diagnosis d{"", {"your numbers fit each of these slips, and the inputs tried do not tell them apart: ",
+                     "你的数值与以下几种错误都相符，试过的输入无法区分它们："}};
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+        d.id += (i ? "|" : "") + changes[i]->id;
+        d.message.en += (i ? "; or " : "") + changes[i]->words.en;
+        d.message.zh += (i ? "；或者" : "") + changes[i]->words.zh;
+    }
+    return d;
+}
+
+}  // namespace
+
+void explain_by_error_model(std::vector<GivenPart>& parts, const Exercise& exercise, const InputList& inputs,
+                            const std::map<std::string, Values>& mistakes) {
+    const std::vector<std::string> wrong = unexplained_wrong(parts);
+    if (wrong.empty() || exercise.variants.empty() || explained_by_catalogue(parts)) return;
+    std::vector<ModelChange> changes;
+    try {
+        changes = exercise.expected->model_changes(exercise, inputs, wrong, model_changes_per_wrong_part * wrong.size());
+    } catch (const std::exception&) {
+        return;  // no tape for these inputs: nothing to say
+    }
+    std::map<std::string, Values> made;
+    for (const ModelChange& c : changes) made.emplace(c.id, c.answers);
+    std::vector<const ModelChange*> fitting;
+    for (const std::string& id : explaining_mistakes(parts, made))
+        fitting.push_back(&*std::find_if(changes.begin(), changes.end(), [&](const ModelChange& c) { return c.id == id; }));
+    if (fitting.empty()) return;
+    std::vector<std::vector<const ModelChange*>> groups = alike_groups(fitting);
+    std::vector<const ModelChange*> named;
+    for (const auto& g : groups) named.insert(named.end(), g.begin(), g.end());
+    if (named.size() > max_model_tie) return;  // too many readings of the same numbers to say any
+    std::sort(named.begin(), named.end(), [](auto* a, auto* b) { return a->id < b->id; });
+    // a change that is a catalogue entry on these inputs is said in the catalogue's words
+    Diagnosis said = model_diagnosis(named);
+    if (groups.size() == 1)
+        for (const auto& [key, values] : mistakes)
+            if (!is_mistake_pair(key) && same_answers(values, named.front()->answers)) said = {mistake_id(key), mistake_message(key)};
+    for (GivenPart& p : parts) {
+        auto changed = named.front()->answers.find(p.spec->name);
+        if (!p.given || !p.expected || changed == named.front()->answers.end() ||
+            !changes_value(*p.spec, changed->second, *p.expected))
+            continue;
+        p.result->diagnoses.clear();
+        p.result->diagnosis = said;  // replaces a sign or a factor read off the value
+    }
+}
+
+}  // namespace blockcheck
