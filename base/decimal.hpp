@@ -83,12 +83,13 @@ inline bool is_decimal(std::string_view text) { return scan_decimal(text).has_va
 // Converts a text scan_decimal accepted, exactly at T's precision.
 template <class T>
 T decimal_value(std::string_view text) {
-    if constexpr (std::is_same_v<T, double>) {
+    if constexpr (std::is_floating_point_v<T>) {
         std::string_view body = text.front() == '+' ? text.substr(1) : text;
-        double value = 0;
+        T value = 0;
         auto [end, error] = std::from_chars(body.data(), body.data() + body.size(), value);
         if (error != std::errc() || end != body.data() + body.size())
-            throw std::invalid_argument("'" + std::string(text) + "' is out of double's range");
+            throw std::invalid_argument("'" + std::string(text) + "' is out of " +
+                                        (sizeof(T) == 4 ? "float" : "double") + "'s range");
         return value;
     } else {
         return T(std::string(text));
@@ -103,10 +104,10 @@ T parse_real(std::string_view text) {
     return decimal_value<T>(text);
 }
 
-// Prints `significant` significant digits; the shortest round trip for double when 0.
+// Prints `significant` significant digits; the shortest round trip for double (or float) when 0.
 template <class T>
 std::string to_decimal(const T& x, int significant = 0) {
-    if constexpr (std::is_same_v<T, double>) {
+    if constexpr (std::is_floating_point_v<T>) {
         char buffer[64];
         auto result = significant > 0
             ? std::to_chars(buffer, buffer + sizeof buffer, x, std::chars_format::general, significant)

@@ -85,8 +85,6 @@ LaidOut laid_out_like_reference(const Trace<Mpfr50>& submitted, const Trace<Mpfr
             !o.layout && layout != config.rope_layout};
 }
 
-std::string element_name(const StageErrors& s, const ElementAt& e) { return fmt::format("{}[{}][{}]", s.name, e.row, e.col); }
-
 Json element_json(const StageErrors& s, const ElementAt& e) {
     return {{"at", element_name(s, e)}, {"row", e.row}, {"col", e.col}, {"given", e.given}, {"reference", e.reference}};
 }
@@ -111,9 +109,16 @@ Json stage_json(const StageErrors& s, DType dtype) {
               {"rtol", s.tolerance.rtol},
               {"atol", s.tolerance.atol},
               {"depth", s.tolerance.depth},
+              {"worst_ulps", s.worst_ulps},
+              {"fewest_digits_agreed", s.fewest_digits},
               {"nonfinite", s.nonfinite},
               {"outside_tolerance", s.outside},
               {"within_tolerance", s.within()}};
+    if (s.faithful >= 0) {
+        j["faithful_run_normwise_eps"] = s.faithful / epsilon(dtype);
+        j["faithful_limit_eps"] = s.faithful_limit / epsilon(dtype);
+        j["beyond_faithful"] = s.beyond_faithful;
+    }
     j["worst_abs"]["abs_error"] = s.worst_abs.value;
     j["worst_rel"]["rel_error"] = s.worst_rel.value;
     j["worst_rel"]["reference_over_max"] = s.max_reference > 0 ? std::abs(s.worst_rel.reference) / s.max_reference : 0.0;
@@ -121,166 +126,42 @@ Json stage_json(const StageErrors& s, DType dtype) {
     return j;
 }
 
-std::string tolerance_rule(const Tolerance& t, DType dtype, Lang lang) {
-    if (t.depth == 0) return fmt::format("|err| <= {} + {} |ref| ({})", t.atol, t.rtol, tr(lang, "as given", "按命令行给定"));
-    return fmt::format("{}: rtol = {:g} eps sqrt(depth {}) = {:.3g}, atol = rtol max|ref| = {:.3g}", dtype_name(dtype),
-                       t.multiple, t.depth, t.rtol, t.atol);
-}
+// What was compared: the stages, the search, the rows' positions, and the block's configuration.
+struct Compared {
+    std::string against;  // the case or the layer
+    LaidOut seen;
+    std::vector<StageErrors> stages;
+    MistakeSearch mistakes;
+    std::vector<long> positions;  // of the output's rows
+    const BlockConfig<Mpfr50>& config;
+};
 
-void print_output_stage(const StageErrors& s, DType dtype, Lang lang) {
-    auto at = [&](const ElementAt& e) {
-        return fmt::format("{} ({} {}, {} {})", element_name(s, e), tr(lang, "given", "提交值"), to_decimal(e.given, 17),
-                           tr(lang, "reference", "参考值"), to_decimal(e.reference, 17));
-    };
-    fmt::print("  {:<18}{} ({} x {})\n", tr(lang, "elements", "元素个数"), s.rows * s.cols, s.rows, s.cols);
-    fmt::print("  {:<18}{:.3e}  {} {}\n", tr(lang, "max abs error", "最大绝对误差"), s.max_abs, tr(lang, "at", "位于"),
-               at(s.worst_abs));
-    fmt::print("  {:<18}{:.3e}\n", tr(lang, "mean abs error", "平均绝对误差"), s.mean_abs);
-    fmt::print("  {:<18}max|err| / max|ref| = {:.3e} ({:.3g} eps), ||err||_F / ||ref||_F = {:.3e}\n",
-               tr(lang, "norm-wise error", "范数相对误差"), s.normwise, s.normwise / epsilon(dtype), s.frobenius);
-    fmt::print("  {:<18}{:.3e} ({:.3g} eps)  {} {}\n", tr(lang, "max rel error", "最大相对误差"), s.max_rel,
-               s.max_rel / epsilon(dtype), tr(lang, "at", "位于"), at(s.worst_rel));
-    if (s.max_reference > 0 && std::abs(s.worst_rel.reference) < 1e-2 * s.max_reference)
-        fmt::print("  {:<18}{}\n", "",
-                   fmt::format(fmt::runtime(tr(lang,
-                                  "element-wise relative error is large there because |reference| is only {:.2e} "
-                                  "of max|ref|; read the norm-wise error",
-                                  "该处参考值的绝对值仅为最大值的 {:.2e}，逐元素相对误差因此偏大；请以范数相对误差为准")),
-                               std::abs(s.worst_rel.reference) / s.max_reference));
-    fmt::print("  {:<18}{:.3e}\n", tr(lang, "mean rel error", "平均相对误差"), s.mean_rel);
-    if (s.first_nonfinite)
-        fmt::print("  {:<18}{}\n", tr(lang, "not finite", "非有限值"),
-                   fmt::format(fmt::runtime(tr(lang, "{} elements (NaN or infinity), the first at {}",
-                                               "{} 个元素为 NaN 或无穷大，第一个位于 {}")),
-                               s.nonfinite, element_name(s, *s.first_nonfinite)));
-}
-
-// The headline: the output's own verdict, unless a stage before it fails the run (then it never
-// reads "within").
-void print_verdict(const StageErrors& s, const StageErrors* first_outside, DType dtype, Lang lang) {
-    std::string verdict;
-    if (s.within() && first_outside)
-        verdict = fmt::format(fmt::runtime(tr(lang,
-                                              "outside at stage {}; the output alone is close (its worst element uses "
-                                              "{:.2g}% of its allowance)",
-                                              "未通过：{} 阶段超出容差；仅看输出则接近参考值（最差元素占用容差的 {:.2g}%）")),
-                              first_outside->name, 100 * std::max(s.worst_allowance.value, 0.0));
-    else if (s.within())
-        verdict = fmt::format(fmt::runtime(tr(lang, "within (the worst element uses {:.2g}% of its allowance)",
-                                              "通过（最差元素占用容差的 {:.2g}%）")),
-                              100 * std::max(s.worst_allowance.value, 0.0));
-    else if (s.outside == 0)
-        verdict = tr(lang, "outside: not every element is finite", "未通过：存在非有限值");
-    else
-        verdict = fmt::format(fmt::runtime(tr(lang, "outside: {} elements; the worst, {}, is {:.3g}x its allowance",
-                                              "未通过：{} 个元素超出；最差的 {} 为容差的 {:.3g} 倍")),
-                              s.outside, element_name(s, s.worst_allowance), s.worst_allowance.value);
-    fmt::print("  {:<18}{}\n  {:<18}{}\n", tr(lang, "tolerance", "容差"), tolerance_rule(s.tolerance, dtype, lang), "",
-               verdict);
-}
-
-void print_stages(const std::vector<StageErrors>& stages, DType dtype, Lang lang) {
-    fmt::print("{}\n", tr(lang, "stages, in the order the block computes them:", "各阶段（按计算顺序）："));
-    fmt::print("  {:<10} {:>17} {:>19} {:>10} {:>12}  {}\n", tr(lang, "stage", "阶段"), "max|err|/max|ref|", "||err||_F/||ref||_F",
-               "eps", "rtol", "");
-    for (const StageErrors& s : stages)
-        fmt::print("  {:<10} {:>17.3e} {:>19.3e} {:>10.3g} {:>12.3g}  {}\n", s.name, s.normwise, s.frobenius,
-                   s.normwise / epsilon(dtype), s.tolerance.rtol,
-                   s.within() ? tr(lang, "ok", "通过") : tr(lang, "OUTSIDE", "超出"));
-    if (const StageErrors* s = first_stage_outside(stages))
-        fmt::print("{}\n", fmt::format(fmt::runtime(tr(lang,
-                                           "the error first jumps at {}: the bug is in what computes {} from the "
-                                           "stages before it",
-                                           "误差首先在 {} 处跃升：错误在由前面各阶段计算 {} 的那一步")),
-                                       s->name, s->name));
-    else
-        fmt::print("{}\n", tr(lang, "every stage is within its tolerance", "每个阶段都在容差之内"));
-}
-
-Json mistake_keys(const std::vector<PortingMistake>& mistakes) {
-    Json keys = Json::array();
-    for (const PortingMistake& m : mistakes) keys.push_back(m.key());
-    return keys;
-}
-
-Json mistakes_json(const MistakeSearch& search) {
-    Json j = {{"named_mistakes", Json::array()},
-              {"mistakes_not_visible", Json::array()},
-              {"mistakes_tried", search.tried.size()},
-              {"mistakes_tried_ids", mistake_keys(search.tried)},
-              {"mistakes_not_made", mistake_keys(search.not_made)},
-              {"mistakes_over_budget", mistake_keys(search.over_budget)}};
-    for (const NamedMistake& m : search.named)
-        j["named_mistakes"].push_back({{"id", m.mistake.key()}, {"stage", m.stage}, {"normwise_error_eps", m.normwise_eps}});
-    for (const PortingMistake& m : search.not_visible)
-        j["mistakes_not_visible"].push_back({{"id", m.key()}, {"shown_by", m.shown_by().en}});
-    return j;
-}
-
-std::string joined_keys(const std::vector<PortingMistake>& mistakes) {
-    std::string keys;
-    for (const PortingMistake& m : mistakes) keys += (keys.empty() ? "" : ", ") + m.key();
-    return keys;
-}
-
-// Which mistakes were tried and which were not, and why not.
-void print_tried(const MistakeSearch& search, Lang lang) {
-    fmt::print("{}\n", tr_format(lang, "porting mistakes tried: {n} of {all}", "试过的移植错误：{all} 个中的 {n} 个",
-                                 fmt::arg("n", search.tried.size()), fmt::arg("all", porting_mistakes().size())));
-    if (!search.not_made.empty())
-        fmt::print("  {}\n    {}\n",
-                   tr(lang, "not made: what they change is not in this block (no such rope_scaling, ...):",
-                      "未制造：它们改动的东西不在这个块里（没有相应的 rope_scaling 等）："),
-                   joined_keys(search.not_made));
-    if (!search.over_budget.empty())
-        fmt::print("  {}\n    {}\n",
-                   tr_format(lang, "not tried: the search's {s:g} s ran out first (--search-mistakes tries them all):",
-                             "未尝试：搜索的 {s:g} 秒时间先用完了（加 --search-mistakes 可全部尝试）：",
-                             fmt::arg("s", search.budget_seconds)),
-                   joined_keys(search.over_budget));
-}
-
-void print_mistakes(const MistakeSearch& search, bool within, Lang lang) {
-    if (search.named.size() > 1)
-        fmt::print("{}\n", tr_format(lang, "{n} porting mistakes fit equally well; this case cannot tell them apart:",
-                                     "{n} 个移植错误同样吻合；这个用例无法区分它们：",
-                                     fmt::arg("n", search.named.size())));
-    for (const NamedMistake& m : search.named)
-        fmt::print("{}\n", tr_format(lang, "matches the reference with {changes} ({id}; norm-wise {eps:.3g} eps at {stage})",
-                                     "与参考值在此改动下吻合：{changes}（{id}；{stage} 处范数相对误差 {eps:.3g} eps）",
-                                     fmt::arg("changes", m.mistake.changes().in(lang)), fmt::arg("id", m.mistake.key()),
-                                     fmt::arg("eps", m.normwise_eps), fmt::arg("stage", m.stage)));
-    if (!within && search.named.empty() && search.over_budget.empty())
-        fmt::print("{}\n", tr_format(lang,
-                                     "no porting mistake of the catalogue explains it ({n} tried): look where the "
-                                     "error first jumps",
-                                     "目录中没有哪个移植错误能解释它（试了 {n} 个）：请查看误差首先跃升之处",
-                                     fmt::arg("n", search.tried.size())));
-    else if (!within && search.named.empty())
-        fmt::print("{}\n", tr_format(lang,
-                                     "none of the {n} porting mistakes tried explains it; {left} were not tried (below)",
-                                     "试过的 {n} 个移植错误都不能解释它；另有 {left} 个未尝试（见下）",
-                                     fmt::arg("n", search.tried.size()), fmt::arg("left", search.over_budget.size())));
-    if (!search.not_visible.empty()) {
-        fmt::print("{}\n", tr(lang, "not visible on this case (it cannot show them, whatever the implementation does):",
-                              "在这个用例上看不出的错误（无论实现如何，它都无法显示）："));
-        for (const PortingMistake& m : search.not_visible)
-            fmt::print("  {}: {}\n    {} {}\n", m.key(), m.changes().in(lang), tr(lang, "shown by", "可显示它的用例："),
-                       m.shown_by().in(lang));
+Json rows_json(const StageErrors& s, const std::vector<long>& positions, DType dtype) {
+    Json rows = Json::array();
+    for (std::size_t r = 0; r < s.row_errors.size(); ++r) {
+        const RowErrors& row = s.row_errors[r];
+        rows.push_back({{"row", r},
+                        {"position", positions.at(r)},
+                        {"normwise_error_eps", row.normwise / epsilon(dtype)},
+                        {"worst_ulps", row.worst_ulps},
+                        {"fewest_digits_agreed", row.fewest_digits},
+                        {"outside_tolerance", row.outside},
+                        {"within", row.within()}});
     }
-    if (!search.not_made.empty() || !search.over_budget.empty()) print_tried(search, lang);
+    return rows;
 }
 
-// Prints (or writes as JSON) the comparison against `against` (the case or the layer).
-int report(const CompareOptions& o, Lang lang, const std::string& against, const LaidOut& seen,
-           const std::vector<StageErrors>& stages, const MistakeSearch& mistakes) {
+// Prints (or writes as JSON) the comparison.
+int report(const CompareOptions& o, Lang lang, const Compared& c) {
     const DType dtype = dtype_named(o.dtype);
+    const std::vector<StageErrors>& stages = c.stages;
     const StageErrors& output = *std::find_if(stages.begin(), stages.end(), [](auto& s) { return s.name == "output"; });
     const bool within = std::all_of(stages.begin(), stages.end(), [](auto& s) { return s.within(); });
     const StageErrors* first = first_stage_outside(stages);
     if (o.json) {
         Json j = stage_json(output, dtype);
-        j["case"] = against;
+        j["rows"] = rows_json(output, c.positions, dtype);
+        j["case"] = c.against;
         j["dtype"] = dtype_name(dtype);
         j["epsilon"] = epsilon(dtype);
         if (stages.size() > 1) {
@@ -289,19 +170,19 @@ int report(const CompareOptions& o, Lang lang, const std::string& against, const
             j["first_stage_outside"] = first ? Json(first->name) : Json(nullptr);
         }
         j["within"] = within;
-        j["layout"] = layout_name(seen.layout);
-        if (seen.detected) j["layout_detected"] = true;
-        j.update(mistakes_json(mistakes));
+        j["layout"] = layout_name(c.seen.layout);
+        if (c.seen.detected) j["layout_detected"] = true;
+        j.update(mistake_search_json(c.mistakes, c.config));
         fmt::print("{}\n", j.dump(2));
         return within ? 0 : 1;
     }
     fmt::print("{} {} ({})\n", o.model.empty() ? tr(lang, "compared with the 50-digit reference of", "对照 50 位精度参考值：")
                                                : tr(lang, "compared with the reference of", "对照参考值："),
-               against, dtype_name(dtype));
-    print_output_stage(output, dtype, lang);
-    print_verdict(output, first, dtype, lang);
+               c.against, dtype_name(dtype));
+    print_output_report(output, first, dtype, lang);
     if (stages.size() > 1) print_stages(stages, dtype, lang);
-    if (seen.detected)
+    else print_rows(output, c.positions, dtype, lang);
+    if (c.seen.detected)
         fmt::print("{}\n", tr_format(lang,
                                      "Q/K stages read in the {layout} pair layout, where they fit (outside in the "
                                      "case's {own}): the order a port keeping {layout} pairs computes them in; only "
@@ -309,10 +190,42 @@ int report(const CompareOptions& o, Lang lang, const std::string& against, const
                                      "Q/K 各阶段按 {layout} 配对布局读取，它们与之吻合（按用例自身的 {own} 布局则超出容差）："
                                      "这正是保持 {layout} 配对的移植给出的顺序；只重排了这些阶段（在每个头之内），"
                                      "--layout {own} 则按原样读取",
-                                     fmt::arg("layout", layout_name(seen.layout)),
-                                     fmt::arg("own", layout_name(seen.own))));
-    print_mistakes(mistakes, within, lang);
+                                     fmt::arg("layout", layout_name(c.seen.layout)),
+                                     fmt::arg("own", layout_name(c.seen.own))));
+    print_mistake_search(c.mistakes, c.config, within, dtype, lang);
     return within ? 0 : 1;
+}
+
+// A trace at 50 digits (a double-double's or a float's value is exact there).
+template <class T>
+Trace<Mpfr50> trace_at_50(const Trace<T>& trace) {
+    Trace<Mpfr50> wide;
+    for (const auto& [name, value] : trace) wide.add(name, convert<Mpfr50>(value));
+    return wide;
+}
+
+// The faithful run (error_report.hpp) of `run_in<F>()` in the dtype's arithmetic: float32 and
+// float64 only (C++ has no bfloat16 or float16 arithmetic here), none with --rtol/--atol, and none
+// where the block refuses the values rounded to it (a weight beyond float's range, ...).
+template <class Run>
+std::optional<Trace<Mpfr50>> faithful_run(const CompareOptions& o, Run run_in) {
+    if (o.rtol || o.atol) return std::nullopt;
+    try {
+        if (o.dtype == "float32") return run_in(float());
+        if (o.dtype == "float64") return run_in(double());
+    } catch (const InputFileError&) {
+    } catch (const std::domain_error&) {
+    } catch (const std::invalid_argument&) {
+    }
+    return std::nullopt;
+}
+
+// The case's block in F's arithmetic, as a port in F computes it.
+template <class F>
+Trace<Mpfr50> case_in(const std::string& case_file) {
+    Trace<F> trace;
+    block_case_forward(read_case_file<F>(case_file), &trace);
+    return trace_at_50(trace);
 }
 
 int compare(const CompareOptions& o, Lang lang) {
@@ -323,17 +236,32 @@ int compare(const CompareOptions& o, Lang lang) {
     const std::size_t keys = bc.cached.size() + bc.input.rows;
     const LaidOut seen =
         laid_out_like_reference(read_block_output(o.output_file, reference), reference, bc.config, keys, dtype, o);
-    const std::vector<StageErrors> stages = compare_stages(seen.given, reference, bc.config, keys, dtype, o.rtol, o.atol);
-    return report(o, lang, o.case_file, seen, stages,
-                  search_porting_mistakes(bc, seen.given, reference, dtype, o.rtol, o.atol));
+    const auto faithful = faithful_run(o, [&](auto f) { return case_in<decltype(f)>(o.case_file); });
+    const Trace<Mpfr50>* f = faithful ? &*faithful : nullptr;
+    std::vector<long> positions;
+    for (std::size_t r = 0; r < bc.input.rows; ++r) positions.push_back(bc.start_position + static_cast<long>(r));
+    return report(o, lang,
+                  {o.case_file, seen, compare_stages(seen.given, reference, bc.config, keys, dtype, o.rtol, o.atol, f),
+                   search_porting_mistakes(bc, seen.given, reference, dtype, o.rtol, o.atol, f), positions, bc.config});
 }
 
-// A trace at 50 digits (a double-double's value is exact there).
-template <class T>
-Trace<Mpfr50> trace_at_50(const Trace<T>& trace) {
-    Trace<Mpfr50> wide;
-    for (const auto& [name, value] : trace) wide.add(name, convert<Mpfr50>(value));
-    return wide;
+// The layer in F's arithmetic, as a port in F computes it: the file's weights widened as used,
+// the gains, rows and cache rounded to F.
+template <class F>
+Trace<Mpfr50> layer_in(ModelFolder& folder, const CompareOptions& o) {
+    const ModelLayer<double> layer = load_model_layer<double>(folder, o.layer);
+    const LayerRows rows = read_layer_rows(o.input, folder.hf_config<double>().block);
+    const auto& w = layer.weights;
+    auto gains = [](const Vector<double>& g) { return Vector<F>(g.begin(), g.end()); };
+    const BlockWeights<F, StoredMatrix> weights{gains(w.attn_norm), w.q, w.k, w.v, w.o, gains(w.ffn_norm),
+                                                w.gate, w.up, w.down};
+    KvCache<F> cache;
+    for (std::size_t j = 0; j < rows.cached.size(); ++j)
+        cache.append(gains(rows.cached.k[j]), gains(rows.cached.v[j]), rows.cached.positions[j]);
+    Trace<F> trace;
+    block_step(folder.hf_config<F>().block, weights, convert<F>(rows.input), std::span<const long>(rows.positions), cache,
+               &trace);
+    return trace_at_50(trace);
 }
 
 // The search on a checkpoint's layer: each mistake's run reuses every product of the reference's
@@ -341,7 +269,7 @@ Trace<Mpfr50> trace_at_50(const Trace<T>& trace) {
 template <class T>
 MistakeSearch search_layer(const CompareOptions& o, const LayerRun<T>& layer, ProductMemo<T>& memo,
                            const BlockConfig<Mpfr50>& config, const Trace<Mpfr50>& given,
-                           const Trace<Mpfr50>& reference, Lang lang) {
+                           const Trace<Mpfr50>& reference, const Trace<Mpfr50>* faithful, Lang lang) {
     const auto weights = remembered(layer.layer.weights, memo);
     const auto start = std::chrono::steady_clock::now();
     std::size_t begun = 0;
@@ -361,9 +289,11 @@ MistakeSearch search_layer(const CompareOptions& o, const LayerRun<T>& layer, Pr
         });
     };
     const std::optional<double> budget = o.search_mistakes ? std::nullopt : std::optional(o.search_budget);
-    return search_porting_mistakes({made_on(layer.layer.config), run}, config, layer.cached.size() + layer.input.rows,
-                                   given, reference,
-                                   dtype_named(o.dtype), o.rtol, o.atol, budget);
+    // a move below the reference's own digits is none (dd: 30 digits, fewer at large positions)
+    const double resolution = o.precision == "50" ? 1e-40 : std::pow(10.0, 3 - dd_guaranteed_digits(layer.positions.back()));
+    return search_porting_mistakes({made_on(layer.layer.config), run, resolution}, config,
+                                   layer.cached.size() + layer.input.rows, given, reference, dtype_named(o.dtype), o.rtol,
+                                   o.atol, budget, faithful);
 }
 
 template <class T>
@@ -379,9 +309,12 @@ int compare_model_at(const CompareOptions& o, Lang lang) {
     const BlockConfig<Mpfr50> config = layer_block(folder.hf_config<Mpfr50>(), o.layer);
     const std::size_t keys = run.cached.size() + run.input.rows;
     const LaidOut seen = laid_out_like_reference(read_block_output(o.output_file, reference), reference, config, keys, dtype, o);
-    const std::vector<StageErrors> stages = compare_stages(seen.given, reference, config, keys, dtype, o.rtol, o.atol);
-    const MistakeSearch mistakes = search_layer(o, run, memo, config, seen.given, reference, lang);
-    return report(o, lang, fmt::format("{} layer {}", o.model, o.layer), seen, stages, mistakes);
+    const auto faithful = faithful_run(o, [&](auto f) { return layer_in<decltype(f)>(folder, o); });
+    const Trace<Mpfr50>* f = faithful ? &*faithful : nullptr;
+    return report(o, lang,
+                  {fmt::format("{} layer {}", o.model, o.layer), seen,
+                   compare_stages(seen.given, reference, config, keys, dtype, o.rtol, o.atol, f),
+                   search_layer(o, run, memo, config, seen.given, reference, f, lang), run.positions, config});
 }
 
 int compare_either(const CompareOptions& o, Lang lang) {

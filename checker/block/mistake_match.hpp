@@ -38,9 +38,20 @@ struct NamedMistake {
     double normwise_eps = 0;    // max|given - with mistake| / max|with mistake| there, in eps
 };
 
+// A mistake made here that stays within the tolerance of the reference at every stage given, yet
+// moves the output: the dtype's rounding may hide it (a wider type would tell).
+struct HiddenMistake {
+    PortingMistake mistake;
+    double displacement_eps = 0;  // max|with mistake - reference| / max|reference| at the output, in eps
+    double from_given_eps = 0;    // max|given - with mistake| / max|with mistake| there, in eps
+    bool suspect = false;         // the given output is nearer the block with it made than the reference
+};
+
 struct MistakeSearch {
     std::vector<NamedMistake> named;             // none, one, or every mistake that fits
-    std::vector<PortingMistake> not_visible;     // made here, within tolerance of the reference at every given stage
+    std::vector<PortingMistake> not_visible;     // made here, but the block computes the same at the run's precision
+    std::vector<HiddenMistake> below_tolerance;  // made here, moving the output less than the tolerance
+    double given_error_eps = 0;                  // the given output's norm-wise error against the reference, in eps
     std::vector<PortingMistake> tried;           // made on this block and judged
     std::vector<PortingMistake> not_made;        // what they change is not in this block (no rope_scaling, ...)
     std::vector<PortingMistake> over_budget;     // not tried: the search's time ran out first
@@ -54,7 +65,7 @@ class StageJudge {
 public:
     StageJudge(const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, const BlockConfig<Mpfr50>& config,
                std::size_t keys, DType dtype, std::optional<double> rtol, std::optional<double> atol,
-               std::optional<std::string> first_outside);
+               std::optional<std::string> first_outside, const Trace<Mpfr50>* faithful = nullptr);
 
     bool wants(const std::string& stage) const;  // the given output carries it
     // Takes the run's value at `stage`; false once the verdict cannot change (the run may stop).
@@ -62,6 +73,9 @@ public:
     bool visible() const { return visible_; }
     bool fits() const { return fits_ && compared_output_; }
     double normwise_eps() const { return normwise_eps_; }
+    double displacement() const { return displacement_; }  // the largest norm-wise move of a stage judged
+    double output_displacement_eps() const { return output_displacement_eps_; }
+    double output_from_given_eps() const { return output_from_given_eps_; }
 
 private:
     StageErrors errors(const std::string& stage, const Matrix<Mpfr50>& given, const Matrix<Mpfr50>& reference) const;
@@ -73,8 +87,9 @@ private:
     DType dtype_;
     std::optional<double> rtol_, atol_;
     std::optional<std::string> first_;
+    const Trace<Mpfr50>* faithful_;
     bool visible_ = false, fits_ = true, compared_output_ = false, past_first_ = false;
-    double normwise_eps_ = 0;
+    double normwise_eps_ = 0, displacement_ = 0, output_displacement_eps_ = 0, output_from_given_eps_ = 0;
 };
 
 // How the search runs a block with a mistake made: `made` says whether the mistake's switch changes
@@ -84,6 +99,7 @@ private:
 struct MistakeRun {
     std::function<bool(const PortingMistake& mistake)> made;
     std::function<bool(const PortingMistake& mistake, StageJudge& judge)> run;
+    double resolution = 1e-40;  // a norm-wise move below this is none at the runs' precision (1e-40 at 50 digits)
 };
 
 // `made` for a block of configuration `config`: its porting-mistake switch makes the mistake.
@@ -97,19 +113,27 @@ std::function<bool(const PortingMistake&)> made_on(const BlockConfig<T>& config)
 
 // The search over any block (a case, a checkpoint's layer): `run_with` runs it with a mistake
 // made; `keys` is the number of positions each query can see at most. Mistakes are named only
-// when `given` leaves the reference; the ones these stages cannot show are listed whatever the
-// given output is. After `budget_seconds` (none: no limit) the mistakes not yet begun are listed
-// as over_budget.
+// when `given` leaves the reference; the ones these stages cannot show at any precision, and the
+// ones they show only below the tolerance (with how far each moves the output, and whether the
+// given output is nearer it), are listed whatever the given output is. After `budget_seconds`
+// (none: no limit) the mistakes not yet begun are listed as over_budget. `faithful`: the block
+// run in the dtype (error_report.hpp), which every stage is also held to.
 MistakeSearch search_porting_mistakes(const MistakeRun& run_with, const BlockConfig<Mpfr50>& config, std::size_t keys,
                                       const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, DType dtype,
                                       std::optional<double> rtol = {}, std::optional<double> atol = {},
-                                      std::optional<double> budget_seconds = {});
+                                      std::optional<double> budget_seconds = {}, const Trace<Mpfr50>* faithful = nullptr);
 
 // The search on a block case; `given` as read by read_block_output, `reference` the case's
 // 50-digit trace.
 MistakeSearch search_porting_mistakes(const BlockCase<Mpfr50>& bc, const Trace<Mpfr50>& given,
                                       const Trace<Mpfr50>& reference, DType dtype,
-                                      std::optional<double> rtol = {}, std::optional<double> atol = {});
+                                      std::optional<double> rtol = {}, std::optional<double> atol = {},
+                                      const Trace<Mpfr50>* faithful = nullptr);
+
+// Whether `mistake` changes only a RoPE scaling `config` has none of (of its type): the
+// RoPE-scaling mistakes without rope_scaling, YaRN's attention factor without YaRN or LongRoPE,
+// Llama 3's band without llama3, dynamic NTK's without dynamic. What it needs is not there.
+bool needs_absent_scaling(const PortingMistake& mistake, const BlockConfig<Mpfr50>& config);
 
 // Thrown by a judged run's trace to stop the block once the judge has seen enough.
 struct JudgedEnough {};
@@ -134,6 +158,13 @@ bool run_judged(StageJudge& judge, Forward forward) {
     }
     return true;
 }
+
+// The search's findings in words (compare's text) and as JSON (compare --json): named_mistakes,
+// suspects, mistakes_below_tolerance, mistakes_not_visible, mistakes_tried(_ids), _not_made,
+// _over_budget. `within`: the given output is within its tolerance.
+void print_mistake_search(const MistakeSearch& search, const BlockConfig<Mpfr50>& config, bool within, DType dtype,
+                          Lang lang);
+nlohmann::ordered_json mistake_search_json(const MistakeSearch& search, const BlockConfig<Mpfr50>& config);
 
 // The table docs/check-your-implementation.md lists (a test keeps the two alike): every porting
 // mistake, the one thing it changes, and what a case needs for it to show.

@@ -51,10 +51,10 @@ cp "$case_file" "$tmp/theta.json"; edit 's/"rope_theta": 10000/"rope_theta": 500
 # The report in words, in English and Chinese.
 status=0; "$blockcheck" compare "$tmp/theta.json" "$tmp/out.json" > "$tmp/cmp.txt" || status=$?
 [[ $status == 1 ]] || fail "compare should exit 1, got $status"
-grep -q "matches the reference with rope_theta left at 10000 instead of the model's (rope_theta_default;" "$tmp/cmp.txt" ||
+grep -q "the bug: rope_theta left at 10000 instead of the model's (rope_theta_default): your output agrees with the block with this mistake made" "$tmp/cmp.txt" ||
     fail "the text should name the mistake: $(cat "$tmp/cmp.txt")"
 status=0; LANG=zh_CN.UTF-8 "$blockcheck" compare "$tmp/theta.json" "$tmp/out.json" > "$tmp/cmp.txt" || status=$?
-grep -q "与参考值在此改动下吻合：rope_theta 保留了 10000" "$tmp/cmp.txt" || fail "the Chinese text should name it: $(cat "$tmp/cmp.txt")"
+grep -q "错误所在：rope_theta 保留了 10000" "$tmp/cmp.txt" || fail "the Chinese text should name it: $(cat "$tmp/cmp.txt")"
 
 # One element off: no mistake explains it, and the localisation stands.
 "$blockcheck" forward "$case_file" --precision double > "$tmp/fd.json"

@@ -338,6 +338,7 @@ BlockCase<T> read_block_case(const Json& json, const std::string& source) {
     template BlockCase<T> read_block_case<T>(const Json&, const std::string&);             \
     template RopeScaling<T> read_rope_scaling<T>(const Json&, std::size_t, const std::string&, const std::string&); \
     template T json_number<T>(const Json&, const std::string&);
+BLOCKCHECK_INSTANTIATE(float)
 BLOCKCHECK_INSTANTIATE(double)
 BLOCKCHECK_INSTANTIATE(Mpfr50)
 BLOCKCHECK_INSTANTIATE(Mpfr100)

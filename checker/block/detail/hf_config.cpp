@@ -285,6 +285,7 @@ Json hf_config_json(const BlockConfig<double>& c, const Json& case_config, long 
 }
 
 template RopeConfig<Mpfr50> read_hf_rope<Mpfr50>(const Json&, const std::string&);
+template HfConfig<float> read_hf_config<float>(const Json&, const std::string&);
 template HfConfig<double> read_hf_config<double>(const Json&, const std::string&);
 template HfConfig<Mpfr50> read_hf_config<Mpfr50>(const Json&, const std::string&);
 template HfConfig<DoubleDouble> read_hf_config<DoubleDouble>(const Json&, const std::string&);

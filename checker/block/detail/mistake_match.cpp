@@ -27,9 +27,9 @@ const std::vector<PortingMistake>& porting_mistakes() {
 
 StageJudge::StageJudge(const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, const BlockConfig<Mpfr50>& config,
                        std::size_t keys, DType dtype, std::optional<double> rtol, std::optional<double> atol,
-                       std::optional<std::string> first_outside)
+                       std::optional<std::string> first_outside, const Trace<Mpfr50>* faithful)
     : given_(given), reference_(reference), config_(config), keys_(keys), dtype_(dtype), rtol_(rtol), atol_(atol),
-      first_(std::move(first_outside)) {}
+      first_(std::move(first_outside)), faithful_(faithful) {}
 
 bool StageJudge::wants(const std::string& stage) const {
     return std::any_of(given_.begin(), given_.end(), [&](const auto& entry) { return entry.first == stage; });
@@ -40,7 +40,7 @@ StageErrors StageJudge::errors(const std::string& stage, const Matrix<Mpfr50>& g
     Trace<Mpfr50> one, against;
     one.add(stage, given);
     against.add(stage, reference);
-    const std::vector<StageErrors> stages = compare_stages(one, against, config_, keys_, dtype_, rtol_, atol_);
+    const std::vector<StageErrors> stages = compare_stages(one, against, config_, keys_, dtype_, rtol_, atol_, faithful_);
     if (stages.empty()) throw std::logic_error("no stage " + stage + " to compare");
     return stages.front();
 }
@@ -50,8 +50,14 @@ StageErrors StageJudge::errors(const std::string& stage, const Matrix<Mpfr50>& g
 // first departure), and within the run's tolerance at that departure and at the output.
 bool StageJudge::judge(const std::string& stage, const Matrix<Mpfr50>& value) {
     const Matrix<Mpfr50>& given = given_.at(stage);
-    const bool leaves_reference = !errors(stage, value, reference_.at(stage)).within();
+    const StageErrors moved = errors(stage, value, reference_.at(stage));
+    const bool leaves_reference = !moved.within();
     visible_ = visible_ || leaves_reference;
+    displacement_ = std::max(displacement_, moved.normwise);
+    if (stage == "output") {
+        output_displacement_eps_ = moved.normwise / epsilon(dtype_);
+        output_from_given_eps_ = errors(stage, given, value).normwise / epsilon(dtype_);
+    }
     const bool telling = stage == first_ || stage == "output";
     if (first_ && !past_first_ && !telling && leaves_reference) fits_ = false;  // the given output did not leave here
     if (first_ && telling && fits_) {
@@ -68,14 +74,17 @@ bool StageJudge::judge(const std::string& stage, const Matrix<Mpfr50>& value) {
 MistakeSearch search_porting_mistakes(const MistakeRun& run_with, const BlockConfig<Mpfr50>& config, std::size_t keys,
                                       const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, DType dtype,
                                       std::optional<double> rtol, std::optional<double> atol,
-                                      std::optional<double> budget_seconds) {
-    const std::vector<StageErrors> against_reference = compare_stages(given, reference, config, keys, dtype, rtol, atol);
+                                      std::optional<double> budget_seconds, const Trace<Mpfr50>* faithful) {
+    const std::vector<StageErrors> against_reference =
+        compare_stages(given, reference, config, keys, dtype, rtol, atol, faithful);
     const StageErrors* first = first_stage_outside(against_reference);
     const std::optional<std::string> first_name = first ? std::optional(first->name) : std::nullopt;
     const auto start = std::chrono::steady_clock::now();
     auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
 
     MistakeSearch search;
+    for (const StageErrors& s : against_reference)
+        if (s.name == "output") search.given_error_eps = s.normwise / epsilon(dtype);
     for (const PortingMistake& mistake : porting_mistakes()) {
         if (!run_with.made(mistake)) {
             search.not_made.push_back(mistake);
@@ -86,13 +95,17 @@ MistakeSearch search_porting_mistakes(const MistakeRun& run_with, const BlockCon
             search.budget_seconds = *budget_seconds;
             continue;
         }
-        StageJudge judge(given, reference, config, keys, dtype, rtol, atol, first_name);
+        StageJudge judge(given, reference, config, keys, dtype, rtol, atol, first_name, faithful);
         if (!run_with.run(mistake, judge)) {
             search.not_made.push_back(mistake);
             continue;
         }
         search.tried.push_back(mistake);
-        if (!judge.visible()) search.not_visible.push_back(mistake);
+        if (!judge.visible() && judge.displacement() < run_with.resolution) search.not_visible.push_back(mistake);
+        else if (!judge.visible())
+            // the given output nearer the block with the mistake than the reference: a suspect
+            search.below_tolerance.push_back({mistake, judge.output_displacement_eps(), judge.output_from_given_eps(),
+                                              judge.output_from_given_eps() < 0.5 * search.given_error_eps});
         else if (first && judge.fits()) search.named.push_back({mistake, first->name, judge.normwise_eps()});
     }
     return search;
@@ -100,7 +113,7 @@ MistakeSearch search_porting_mistakes(const MistakeRun& run_with, const BlockCon
 
 MistakeSearch search_porting_mistakes(const BlockCase<Mpfr50>& bc, const Trace<Mpfr50>& given,
                                       const Trace<Mpfr50>& reference, DType dtype, std::optional<double> rtol,
-                                      std::optional<double> atol) {
+                                      std::optional<double> atol, const Trace<Mpfr50>* faithful) {
     const MistakeRun run_with{made_on(bc.config), [&bc](const PortingMistake& mistake, StageJudge& judge) {
                                   BlockCase<Mpfr50> changed = bc;
                                   make_layer_mistake(changed.config, mistake.key());
@@ -109,7 +122,18 @@ MistakeSearch search_porting_mistakes(const BlockCase<Mpfr50>& bc, const Trace<M
                                   });
                               }};
     return search_porting_mistakes(run_with, bc.config, bc.cached.size() + bc.input.rows, given, reference, dtype, rtol,
-                                   atol);
+                                   atol, {}, faithful);
+}
+
+bool needs_absent_scaling(const PortingMistake& mistake, const BlockConfig<Mpfr50>& config) {
+    using Type = RopeScalingType;
+    const Type type = config.rope_scaling.type;
+    const std::string& id = mistake.entry->id;
+    if (id == "rope_scaling_not_applied") return type == Type::none;
+    if (id.starts_with("yarn_attention_factor")) return type != Type::yarn && type != Type::longrope;
+    if (id == "llama3_band_skipped") return type != Type::llama3;
+    if (id.starts_with("dynamic_ntk")) return type != Type::dynamic;
+    return false;
 }
 
 std::string porting_mistakes_table() {
