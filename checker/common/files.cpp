@@ -116,7 +116,10 @@ std::pair<fs::path, fs::path> link_root(const fs::path& folder) {
 }  // namespace
 
 std::string read_user_file(const fs::path& file, std::uintmax_t max_bytes) {
-    const UserFile opened = checked_or_thrown(open_checked(AT_FDCWD, file.string(), LinkRule::any), file.string(), max_bytes);
+    CheckedFile checked = open_checked(AT_FDCWD, file.string(), LinkRule::any);
+    if (checked.refusal == Refusal::cannot_open)  // as read_file says it
+        throw InputFileError(file.string() + ": cannot read (" + reason(checked.error) + ")");
+    const UserFile opened = checked_or_thrown(std::move(checked), file.string(), max_bytes);
     return read_checked(opened, file.string());
 }
 

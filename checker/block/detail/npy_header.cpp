@@ -30,10 +30,10 @@ std::string_view header_text(std::string_view bytes, const std::string& name, st
     const std::size_t length_bytes = major == 1 ? 2 : 4;
     if (bytes.size() < 8 + length_bytes) throw InputFileError(name + ": the .npy header is cut short");
     const std::size_t length = header_length(bytes, length_bytes), begin = 8 + length_bytes;
+    if (length > bytes.size() - begin) throw InputFileError(name + ": the .npy header is longer than the file");
     if (length > max_header_length)
         throw InputFileError(fmt::format("{}: the .npy header is {} bytes long, beyond numpy's limit of {}", name, length,
                                          max_header_length));
-    if (length > bytes.size() - begin) throw InputFileError(name + ": the .npy header is longer than the file");
     data_offset = begin + length;
     return bytes.substr(begin, length);
 }
