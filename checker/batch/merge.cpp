@@ -31,7 +31,7 @@ StudentRecord read_result(const fs::path& result) {
     try {
         const auto text = read_file_if_readable(result);
         if (!text) throw std::runtime_error("cannot be read");
-        return student_from_json(nlohmann::json::parse(*text));
+        return student_from_json(parse_json(*text, result.string()));
     } catch (const std::exception& e) {
         throw InputFileError(printable_id(result.string()) + ": " + e.what());
     }

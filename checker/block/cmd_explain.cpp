@@ -15,11 +15,11 @@ struct ExplainOptions {
 
 // `check --json`'s output; a missing file or bad JSON is an InputFileError naming it.
 nlohmann::ordered_json read_check_results(const std::string& file) {
-    const std::string text = read_file(file);
+    const std::string text = read_user_file(file, max_json_file_bytes);
     try {
-        return nlohmann::ordered_json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InputFileError(file + ": not JSON (" + e.what() + "); pass the output of `blockcheck check --json`");
+        return parse_ordered_json(text, file);
+    } catch (const InputFileError& e) {
+        throw InputFileError(std::string(e.what()) + "; pass the output of `blockcheck check --json`");
     }
 }
 

@@ -14,10 +14,16 @@
 
 namespace blockcheck {
 
-// A file mapped read-only for the object's lifetime.
+// The largest shard mapped (it is mapped, never read whole; only the layer's pages are touched).
+constexpr std::uintmax_t max_shard_bytes = std::uintmax_t{1} << 40;  // 1 TiB
+
+// A file of a checkpoint folder (open_folder_file: a regular file, links only inside the folder)
+// mapped read-only for the object's lifetime, exactly the size checked on its open descriptor. A
+// read of it after the file shrank ends the process with an error naming the file (exit status 2)
+// rather than SIGBUS (detail/mapped_file.cpp).
 class MappedFile {
 public:
-    explicit MappedFile(const std::filesystem::path& file);
+    MappedFile(const std::filesystem::path& folder, const std::string& name);
     ~MappedFile();
     MappedFile(const MappedFile&) = delete;
     MappedFile& operator=(const MappedFile&) = delete;
@@ -26,6 +32,7 @@ public:
 private:
     void* base_ = nullptr;
     std::size_t size_ = 0;
+    void* slot_ = nullptr;  // the fault handler's record of this mapping
 };
 
 // One mapped shard and the tensors its header lists.

@@ -44,11 +44,30 @@ struct TensorEntry {
 };
 
 // The tensors of a safetensors file whose bytes (all of them, or a mapping of them) are `bytes`,
-// each checked against the file (dtype, shape agreeing with its offsets, offsets inside the data);
+// each checked against the file (dtype, shape agreeing with its offsets, offsets inside the data,
+// no two sharing bytes; the header read by parse_ordered_json's limits: 64 deep at most);
 // data_at receives where the data section starts. A bad header is an InputFileError naming `name`.
 std::vector<TensorEntry> safetensors_entries(std::string_view bytes, const std::string& name, std::size_t& data_at);
 
-// Every tensor of a .safetensors file, in the header's order (F64, F32, BF16, F16).
+// The most values converted to doubles from one tensor file (2 GiB of doubles): a .npy, one tensor
+// of a .safetensors file, or all the tensors read_safetensors converts (docs/checkpoints.md).
+constexpr std::size_t max_tensor_values = std::size_t{1} << 28;
+
+// A .safetensors file read (a regular file the user named, at most 4 GiB) and its header checked
+// (safetensors_entries, and no two tensors sharing bytes), nothing converted yet: a reader converts
+// only the tensors it uses.
+struct SafetensorsFile {
+    std::string name;
+    std::string bytes;
+    std::size_t data_at = 0;
+    std::vector<TensorEntry> entries;
+    const TensorEntry* find(const std::string& tensor) const;  // nullptr when absent
+    Tensor values(const TensorEntry& entry) const;             // its values as doubles, exactly
+};
+SafetensorsFile open_safetensors(const std::filesystem::path& file);
+
+// Every tensor of a .safetensors file, in the header's order (F64, F32, BF16, F16), at most
+// max_tensor_values values in all.
 NamedTensors read_safetensors(const std::filesystem::path& file);
 
 // Writes tensors (F64, F32 or BF16; values rounded to the nearest, ties to even) with

@@ -1,12 +1,13 @@
 #include "checker/common/files.hpp"
 
-#include "checker/common/fd.hpp"
+#include "checker/common/detail/checked_open.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <utility>
 #include <cstdint>
 #include <cerrno>
 #include <cstring>
@@ -81,7 +82,58 @@ fs::path temporary_beside(const fs::path& file) {
     throw FileWriteError("cannot write " + file.string() + ": " + reason(error));
 }
 
+// The checked file's bytes, refused beyond `max_bytes`; `shown` names it.
+UserFile checked_or_thrown(CheckedFile opened, const std::string& shown, std::uintmax_t max_bytes) {
+    if (opened.refusal == Refusal::link || opened.refusal == Refusal::outside)
+        throw InputFileError(shown + " leads outside the folder (a link to a file elsewhere, or a path out of it): not "
+                                     "read; copy the file into the folder");
+    if (opened.refusal != Refusal::none) throw InputFileError(refusal_text(opened, shown, {"the folder", "文件夹"}).en);
+    if (opened.size > max_bytes)
+        throw InputFileError(shown + ": " + std::to_string(opened.size) + " bytes is beyond the limit of " +
+                             std::to_string(max_bytes));
+    return {std::move(opened.fd), opened.size};
+}
+
+std::string read_checked(const UserFile& file, const std::string& shown) {
+    std::optional<std::string> bytes = read_up_to(file.fd.get(), file.size);
+    if (!bytes) throw InputFileError(shown + ": cannot read (" + reason(errno) + ")");
+    return std::move(*bytes);
+}
+
+// The folder links in `folder` may lead into, and `folder` seen from it: `folder` itself, or for a
+// Hugging Face hub cache snapshot (.../models--X/snapshots/REV) the model's cache folder, since
+// the snapshot's files are links to ../../blobs/HASH.
+std::pair<fs::path, fs::path> link_root(const fs::path& folder) {
+    const fs::path dir = folder.lexically_normal().has_filename() ? folder.lexically_normal()
+                                                                   : folder.lexically_normal().parent_path();
+    const fs::path snapshots = dir.parent_path();
+    std::error_code ec;
+    if (snapshots.filename() == "snapshots" && fs::is_directory(snapshots.parent_path() / "blobs", ec))
+        return {snapshots.parent_path(), fs::path("snapshots") / dir.filename()};
+    return {dir, fs::path()};
+}
+
 }  // namespace
+
+std::string read_user_file(const fs::path& file, std::uintmax_t max_bytes) {
+    CheckedFile checked = open_checked(AT_FDCWD, file.string(), LinkRule::any);
+    if (checked.refusal == Refusal::cannot_open)  // as read_file says it
+        throw InputFileError(file.string() + ": cannot read (" + reason(checked.error) + ")");
+    const UserFile opened = checked_or_thrown(std::move(checked), file.string(), max_bytes);
+    return read_checked(opened, file.string());
+}
+
+UserFile open_folder_file(const fs::path& folder, const std::string& name, std::uintmax_t max_bytes) {
+    const std::string shown = (folder / name).string();
+    const auto [root, inside] = link_root(folder);
+    const Fd dir(::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!dir) throw InputFileError(folder.string() + ": cannot open the folder (" + reason(errno) + ")");
+    return checked_or_thrown(open_checked(dir.get(), (inside / name).string(), LinkRule::beneath), shown, max_bytes);
+}
+
+std::string read_folder_file(const fs::path& folder, const std::string& name, std::uintmax_t max_bytes) {
+    return read_checked(open_folder_file(folder, name, max_bytes), (folder / name).string());
+}
 
 std::optional<std::string> read_file_if_readable(const fs::path& file) {
     int error = 0;

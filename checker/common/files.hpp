@@ -2,6 +2,7 @@
 #pragma once
 
 #include "base/errors.hpp"
+#include "checker/common/fd.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -18,6 +19,32 @@ std::string read_file(const std::filesystem::path& file);
 // an InputFileError "FILE: N bytes is beyond the limit of MAX" (files a user hands in, whose
 // size nobody checked).
 std::string read_file(const std::filesystem::path& file, std::uintmax_t max_bytes);
+
+// The caps of files a user or a download hands in (docs/checkpoints.md states them).
+constexpr std::uintmax_t max_json_file_bytes = std::uintmax_t{64} << 20;    // config.json, an index, a case, ...
+constexpr std::uintmax_t max_tensor_file_bytes = std::uintmax_t{4} << 30;   // --input, --positions, --past-*, ...
+
+// A file the user named (a command's argument, a file a case or an assignment names), opened the
+// one checked way (detail/checked_open.hpp): links are followed (the user named the path), but what
+// they reach must be a regular file: a pipe, a socket, a device, a folder or a file of /proc or /sys
+// is refused before anything is read, a FIFO never blocks (O_NONBLOCK), and the file is checked
+// on the open descriptor and read only up to its size, refused unread beyond `max_bytes`. An
+// InputFileError names the file and the reason: "FILE is a device, not a regular file: not read",
+// "FILE: N bytes is beyond the limit of MAX".
+std::string read_user_file(const std::filesystem::path& file, std::uintmax_t max_bytes);
+
+// A file of a folder the user named (a downloaded checkpoint folder), opened the same checked way;
+// a link in it is followed only where it resolves to a file inside the folder (or, for a Hugging
+// Face hub cache snapshot `.../models--X/snapshots/REV/`, inside that model's cache folder, whose
+// blobs/ the snapshot's links point to). The open descriptor and its size; InputFileError naming it.
+struct UserFile {
+    Fd fd;
+    std::uintmax_t size = 0;
+};
+UserFile open_folder_file(const std::filesystem::path& folder, const std::string& name, std::uintmax_t max_bytes);
+
+// open_folder_file's bytes.
+std::string read_folder_file(const std::filesystem::path& folder, const std::string& name, std::uintmax_t max_bytes);
 
 // The file's bytes, or nothing when it cannot be read (caches and fingerprints, where a
 // missing file is an answer rather than an error).

@@ -1,5 +1,6 @@
 // `blockcheck insight OUT`: the top findings of a graded class (OUT/insight.json) in the terminal.
 #include "checker/common/cli.hpp"
+#include "checker/common/json_exact.hpp"
 #include "checker/common/files.hpp"
 #include "checker/insight/insight_write.hpp"
 
@@ -26,7 +27,7 @@ void add_insight_command(CLI::App& app, Context& context) {
                 throw InputFileError(file.string() + ": not found (grade the class first: blockcheck grade DIR --out " + *out + ")");
             nlohmann::json json;
             try {
-                json = nlohmann::json::parse(read_file(file));
+                json = parse_json(read_user_file(file, max_json_file_bytes), file.string());
             } catch (const nlohmann::json::exception& e) {
                 throw InputFileError(file.string() + ": " + e.what());
             }

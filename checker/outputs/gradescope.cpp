@@ -1,6 +1,7 @@
 #include "checker/outputs/gradescope.hpp"
 
 #include "checker/common/files.hpp"
+#include "checker/common/json_exact.hpp"
 #include "checker/outputs/sandbox_policy.hpp"
 
 namespace blockcheck {
@@ -98,7 +99,7 @@ Json gradescope_results(const StudentRecord& scored, const StudentRecord* book, 
 std::string gradescope_submitter(const std::filesystem::path& metadata) {
     if (!std::filesystem::exists(metadata)) return "submission";
     try {
-        const nlohmann::json m = nlohmann::json::parse(read_file(metadata));
+        const nlohmann::json m = parse_json(read_user_file(metadata, max_json_file_bytes), metadata.string());
         for (const auto& user : m.at("users"))
             for (const char* field : {"email", "sid", "id"})
                 if (user.contains(field) && !user[field].is_null()) {

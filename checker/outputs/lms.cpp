@@ -188,7 +188,7 @@ Roster parse_roster(std::string_view text, const std::string& source) {
     return roster;
 }
 
-Roster read_roster(const std::filesystem::path& file) { return parse_roster(read_file(file), file.string()); }
+Roster read_roster(const std::filesystem::path& file) { return parse_roster(read_user_file(file, max_json_file_bytes), file.string()); }
 
 void check_roster_for(const Roster& roster, Lms lms) {
     const auto ids = identifiers(lms);

@@ -1,6 +1,7 @@
 #include "checker/student/workspace.hpp"
 
 #include "checker/common/files.hpp"
+#include "checker/common/json_exact.hpp"
 #include "checker/student/board.hpp"
 #include "checker/exercise/variants.hpp"
 #include "checker/run/cache_prune.hpp"
@@ -102,8 +103,12 @@ void Workspace::record_hint(const std::string& id, int shown) const {
 nlohmann::json Workspace::read_state(const std::string& name) const {
     const auto text = read_file_if_readable(root_ / ".blockcheck" / name);
     if (!text) return nlohmann::json::object();
-    nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
-    return j.is_object() ? j : nlohmann::json::object();  // a damaged state file is forgotten, not fatal
+    try {
+        nlohmann::json j = parse_json(*text, name);
+        return j.is_object() ? j : nlohmann::json::object();
+    } catch (const InputFileError&) {
+        return nlohmann::json::object();  // a damaged state file is forgotten, not fatal
+    }
 }
 
 void Workspace::write_state(const std::string& name, const nlohmann::json& value) const {

@@ -2,6 +2,7 @@
 
 #include "checker/common/files.hpp"
 #include "checker/common/hashing.hpp"
+#include "checker/common/json_exact.hpp"
 #include "checker/outputs/student_id.hpp"
 
 #include <fmt/format.h>
@@ -91,7 +92,7 @@ EarlierResult earlier_result(const fs::path& results_dir, const std::string& stu
     const auto text = read_file_if_readable(results_dir / (student_file_stem(student) + ".json"));
     if (!text) return found;
     try {
-        StudentRecord earlier = student_from_json(nlohmann::json::parse(*text));
+        StudentRecord earlier = student_from_json(parse_json(*text, student));
         if (earlier.key != key || earlier.student != student) return found;
         if (!earlier.has_grader_fault()) {
             found.reusable = std::move(earlier);

@@ -62,11 +62,6 @@ Json json_vector(const Tensor& t, const std::string& where) {
     return out;
 }
 
-const Tensor* find_tensor(const NamedTensors& tensors, const std::string& name) {
-    for (auto& [n, t] : tensors)
-        if (n == name) return &t;
-    return nullptr;
-}
 
 // Undoes the export's permutation of q_proj / k_proj rows for an interleaved case.
 Tensor to_interleaved_rows(const Tensor& t, std::size_t head_dim, const std::string& where) {
@@ -80,8 +75,8 @@ Tensor to_interleaved_rows(const Tensor& t, std::size_t head_dim, const std::str
 }
 
 Json weights_from(const std::filesystem::path& file, const Json& config) {
-    const NamedTensors tensors = read_safetensors(file);
-    const bool hf = find_tensor(tensors, "self_attn.q_proj.weight") != nullptr;
+    const SafetensorsFile tensors = open_safetensors(file);  // only the block's tensors are converted
+    const bool hf = tensors.find("self_attn.q_proj.weight") != nullptr;
     const bool interleaved = config.is_object() && config.value("rope_layout", std::string("interleaved")) == "interleaved";
     const std::size_t head_dim = config.is_object() && config.contains("head_dim") && config["head_dim"].is_number_unsigned()
                                      ? config["head_dim"].get<std::size_t>()
@@ -89,8 +84,10 @@ Json weights_from(const std::filesystem::path& file, const Json& config) {
     Json weights = Json::object();
     for (const WeightName& n : weight_names()) {
         const std::string key = hf ? n.hf : n.ours, where = file.string() + ": " + key;
-        const Tensor* t = find_tensor(tensors, key);
-        if (!t) throw InputFileError(where + ": missing tensor");
+        const TensorEntry* entry = tensors.find(key);
+        if (!entry) throw InputFileError(where + ": missing tensor");
+        const Tensor values = tensors.values(*entry);
+        const Tensor* t = &values;
         const bool vector = std::string(n.ours).ends_with("norm");
         if (vector) weights[n.ours] = json_vector(*t, where);
         else if (hf && interleaved && (std::string(n.ours) == "q" || std::string(n.ours) == "k"))
@@ -101,10 +98,10 @@ Json weights_from(const std::filesystem::path& file, const Json& config) {
 }
 
 Json input_from(const std::filesystem::path& file) {
-    const NamedTensors tensors = read_safetensors(file);
-    const Tensor* t = find_tensor(tensors, "input");
-    if (!t) throw InputFileError(file.string() + ": input: missing tensor");
-    Tensor squeezed = *t;
+    const SafetensorsFile tensors = open_safetensors(file);
+    const TensorEntry* entry = tensors.find("input");
+    if (!entry) throw InputFileError(file.string() + ": input: missing tensor");
+    Tensor squeezed = tensors.values(*entry);
     while (squeezed.shape.size() > 2 && squeezed.shape.front() == 1) squeezed.shape.erase(squeezed.shape.begin());
     return json_rows(squeezed, false, file.string() + ": input");
 }

@@ -78,7 +78,7 @@ Trace<Mpfr50> in_reference_order(Trace<Mpfr50> given, const Trace<Mpfr50>& refer
 }
 
 Trace<Mpfr50> read_json_output(const std::filesystem::path& file, const Trace<Mpfr50>& reference) {
-    const Json json = parse_json_exact(quote_python_nonfinite(read_file(file)), file.string());
+    const Json json = parse_json_exact(quote_python_nonfinite(read_user_file(file, max_json_file_bytes)), file.string());
     if (!json.is_object() || !json.contains("output"))
         throw InputFileError(file.string() + ": expected an object with an \"output\" field");
     Trace<Mpfr50> given;

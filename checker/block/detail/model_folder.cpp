@@ -1,17 +1,11 @@
 #include "checker/block/model_folder.hpp"
 
+#include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
 #include "solutions/block/double_double.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace blockcheck {
 namespace {
@@ -55,30 +49,13 @@ Vector<T> gain_vector(ModelFolder& folder, const std::string& name, std::size_t 
 
 }  // namespace
 
-MappedFile::MappedFile(const std::filesystem::path& file) {
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw InputFileError(file.string() + ": cannot open (" + std::strerror(errno) + ")");
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        throw InputFileError(file.string() + ": not a regular file");
-    }
-    size_ = static_cast<std::size_t>(st.st_size);
-    if (size_ > 0) base_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-    ::close(fd);
-    if (base_ == MAP_FAILED) throw InputFileError(file.string() + ": cannot map (" + std::strerror(errno) + ")");
-}
-
-MappedFile::~MappedFile() {
-    if (base_ && base_ != MAP_FAILED) ::munmap(base_, size_);
-}
-
 ModelFolder::ModelFolder(std::filesystem::path dir) : dir_(std::move(dir)) {
     if (!std::filesystem::is_directory(dir_)) throw InputFileError(dir_.string() + ": not a folder");
-    config_ = read_json_exact(config_file());
+    // Every file through open_folder_file (files.hpp): regular files only, links only inside the folder.
+    config_ = parse_json_exact(read_folder_file(dir_, "config.json", max_json_file_bytes), config_file().string());
     const std::filesystem::path index = dir_ / "model.safetensors.index.json";
     if (std::filesystem::exists(index)) {
-        const Json json = read_json_exact(index);
+        const Json json = parse_json_exact(read_folder_file(dir_, "model.safetensors.index.json", max_json_file_bytes), index.string());
         if (!json.is_object() || !json.contains("weight_map") || !json["weight_map"].is_object())
             throw InputFileError(index.string() + ": expected an object with \"weight_map\" {tensor: file}");
         for (auto& [name, file] : json["weight_map"].items()) {
@@ -93,7 +70,7 @@ ModelFolder::ModelFolder(std::filesystem::path dir) : dir_(std::move(dir)) {
         throw InputFileError(dir_.string() + ": neither model.safetensors.index.json nor model.safetensors");
     auto shard = std::make_unique<MappedShard>();
     shard->file = single;
-    shard->map = std::make_unique<MappedFile>(single);
+    shard->map = std::make_unique<MappedFile>(dir_, "model.safetensors");
     shard->entries = safetensors_entries(shard->map->bytes(), single.string(), shard->data_at);
     for (const TensorEntry& e : shard->entries) shard_of_[e.name] = "model.safetensors";
     shards_["model.safetensors"] = std::move(shard);
@@ -106,7 +83,7 @@ std::pair<const TensorEntry*, const unsigned char*> ModelFolder::tensor(const st
     if (!shard) {
         shard = std::make_unique<MappedShard>();
         shard->file = dir_ / where->second;
-        shard->map = std::make_unique<MappedFile>(shard->file);
+        shard->map = std::make_unique<MappedFile>(dir_, where->second);
         shard->entries = safetensors_entries(shard->map->bytes(), shard->file.string(), shard->data_at);
     }
     for (const TensorEntry& e : shard->entries)
@@ -249,11 +226,12 @@ Matrix<double> read_hidden_states(const std::filesystem::path& file, std::size_t
     if (file.extension() == ".npy") {
         t = read_npy(file);
     } else if (file.extension() == ".safetensors") {
-        NamedTensors all = read_safetensors(file);
-        for (auto& [name, tensor] : all)
-            if (name == "hidden_states" || name == "input" || all.size() == 1) t = std::move(tensor);
-        if (t.shape.empty())
+        const SafetensorsFile opened = open_safetensors(file);  // only the tensor used is converted
+        const TensorEntry* entry = opened.entries.size() == 1 ? &opened.entries.front() : opened.find("hidden_states");
+        if (!entry) entry = opened.find("input");
+        if (!entry)
             throw InputFileError(file.string() + ": no tensor named hidden_states or input (and more than one tensor)");
+        t = opened.values(*entry);
     } else {
         throw InputFileError(file.string() + ": --input takes a .npy or .safetensors file");
     }

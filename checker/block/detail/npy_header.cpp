@@ -12,6 +12,7 @@ namespace {
 
 constexpr std::string_view npy_magic("\x93NUMPY", 6);
 constexpr std::size_t max_shape_digits = 19;  // below 10^19 < 2^64: an extent parses without overflow
+constexpr std::size_t max_header_length = 10'000;  // numpy's own reader refuses longer headers (max_header_size)
 
 // The header length: 2 bytes little-endian for version 1.0, 4 for 2.0 and 3.0.
 std::size_t header_length(std::string_view bytes, std::size_t length_bytes) {
@@ -30,6 +31,9 @@ std::string_view header_text(std::string_view bytes, const std::string& name, st
     if (bytes.size() < 8 + length_bytes) throw InputFileError(name + ": the .npy header is cut short");
     const std::size_t length = header_length(bytes, length_bytes), begin = 8 + length_bytes;
     if (length > bytes.size() - begin) throw InputFileError(name + ": the .npy header is longer than the file");
+    if (length > max_header_length)
+        throw InputFileError(fmt::format("{}: the .npy header is {} bytes long, beyond numpy's limit of {}", name, length,
+                                         max_header_length));
     data_offset = begin + length;
     return bytes.substr(begin, length);
 }

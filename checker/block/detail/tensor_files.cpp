@@ -11,6 +11,7 @@
 #include <xtensor/xadapt.hpp>
 #include <xtensor/xnpy.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -21,15 +22,36 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr std::uintmax_t max_tensor_file_bytes = std::uintmax_t(1) << 32;  // 4 GiB
-constexpr std::size_t max_header_bytes = 100'000'000;                      // safetensors' own limit
+constexpr std::size_t max_header_bytes = 100'000'000;  // safetensors' own limit
 
 std::size_t element_bytes(DType dtype) {
     return dtype == DType::float64 ? 8 : dtype == DType::float32 ? 4 : 2;
 }
 
-// A tensor file's bytes, refused unread beyond max_tensor_file_bytes.
-std::string read_bytes(const std::filesystem::path& file) { return read_file(file, max_tensor_file_bytes); }
+// A tensor file's bytes: a regular file the user named, refused unread beyond max_tensor_file_bytes.
+std::string read_bytes(const std::filesystem::path& file) { return read_user_file(file, max_tensor_file_bytes); }
+
+// Refuses more than max_tensor_values values converted from one file.
+void check_value_count(std::size_t values, const std::string& name) {
+    if (values > max_tensor_values)
+        throw InputFileError(fmt::format("{}: {} values to read, beyond the limit of {} (2^28) from one file", name,
+                                         values, max_tensor_values));
+}
+
+// Refuses two tensors sharing bytes (safetensors gives each its own; a header listing thousands
+// of tensors over the same bytes would multiply what is read).
+void check_no_overlap(std::vector<TensorEntry> entries, const std::string& name) {
+    std::sort(entries.begin(), entries.end(), [](const TensorEntry& a, const TensorEntry& b) { return a.begin < b.begin; });
+    const TensorEntry* last = nullptr;  // the entry reaching furthest so far
+    for (const TensorEntry& e : entries) {
+        if (e.begin == e.end) continue;
+        if (last && e.begin < last->end)
+            throw InputFileError(fmt::format("{}: tensors {} [{}, {}) and {} [{}, {}) overlap in the data: each tensor "
+                                             "must have bytes of its own",
+                                             name, last->name, last->begin, last->end, e.name, e.begin, e.end));
+        if (!last || e.end > last->end) last = &e;
+    }
+}
 
 // prod(shape), refused when it overflows or exceeds `limit`.
 std::size_t element_count(const std::vector<std::size_t>& shape, std::size_t limit, const std::string& where) {
@@ -155,6 +177,7 @@ Tensor read_npy(const std::filesystem::path& file) {
     const std::size_t width = header.descr == "<i4" ? 4 : element_bytes(t.dtype);
     const std::size_t available = bytes.size() - header.data_offset;
     const std::size_t n = element_count(header.shape, available / width, name);
+    check_value_count(n, name);
     if (n * width != available)
         throw InputFileError(fmt::format("{}: the header's shape needs {} bytes of data, the file holds {}", name,
                                          n * width, available));
@@ -192,12 +215,7 @@ std::vector<TensorEntry> safetensors_entries(std::string_view bytes, const std::
     const auto header_size = load_little_endian<std::uint64_t>(bytes.data());
     if (header_size > max_header_bytes || header_size > bytes.size() - 8)
         throw InputFileError(fmt::format("{}: header length {} does not fit the file", name, header_size));
-    Json header;
-    try {
-        header = Json::parse(bytes.substr(8, header_size));
-    } catch (const Json::parse_error&) {
-        throw InputFileError(name + ": the safetensors header is not valid JSON");
-    }
+    const Json header = parse_ordered_json(std::string(bytes.substr(8, header_size)), name + ": the safetensors header");
     if (!header.is_object()) throw InputFileError(name + ": the safetensors header is not a JSON object");
     data_at = 8 + header_size;
     const std::size_t data_size = bytes.size() - data_at;
@@ -226,21 +244,39 @@ std::vector<TensorEntry> safetensors_entries(std::string_view bytes, const std::
                                              t.end - t.begin));
         entries.push_back(std::move(t));
     }
+    check_no_overlap(entries, name);
     return entries;
 }
 
+SafetensorsFile open_safetensors(const std::filesystem::path& file) {
+    SafetensorsFile opened{file.string(), read_bytes(file), 0, {}};
+    opened.entries = safetensors_entries(opened.bytes, opened.name, opened.data_at);
+    return opened;
+}
+
+const TensorEntry* SafetensorsFile::find(const std::string& tensor) const {
+    for (const TensorEntry& e : entries)
+        if (e.name == tensor) return &e;
+    return nullptr;
+}
+
+Tensor SafetensorsFile::values(const TensorEntry& entry) const {
+    Tensor t{entry.dtype, entry.shape, {}};
+    const std::size_t width = element_bytes(t.dtype);
+    check_value_count((entry.end - entry.begin) / width, name + ": " + entry.name);
+    t.values.resize((entry.end - entry.begin) / width);
+    for (std::size_t i = 0; i < t.values.size(); ++i)
+        t.values[i] = load_element(bytes.data() + data_at + entry.begin + i * width, t.dtype);
+    return t;
+}
+
 NamedTensors read_safetensors(const std::filesystem::path& file) {
-    const std::string bytes = read_bytes(file);
-    std::size_t data_at = 0;
+    const SafetensorsFile opened = open_safetensors(file);
+    std::size_t total = 0;
+    for (const TensorEntry& entry : opened.entries) total += (entry.end - entry.begin) / element_bytes(entry.dtype);
+    check_value_count(total, opened.name);
     NamedTensors tensors;
-    for (TensorEntry& entry : safetensors_entries(bytes, file.string(), data_at)) {
-        Tensor t{entry.dtype, std::move(entry.shape), {}};
-        const std::size_t width = element_bytes(t.dtype);
-        t.values.resize((entry.end - entry.begin) / width);
-        for (std::size_t i = 0; i < t.values.size(); ++i)
-            t.values[i] = load_element(bytes.data() + data_at + entry.begin + i * width, t.dtype);
-        tensors.emplace_back(std::move(entry.name), std::move(t));
-    }
+    for (const TensorEntry& entry : opened.entries) tensors.emplace_back(entry.name, opened.values(entry));
     return tensors;
 }
 
