@@ -45,14 +45,19 @@ NamedTensors valid_layer() {
 
 void put(const fs::path& file, const std::string& bytes) { std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes; }
 
-// The folder, made once a process; every input rewrites the files it touches.
+// The folder, made once a process and removed at its end; every input rewrites the files it touches.
+struct FuzzFolder {
+    fs::path path = fs::temp_directory_path() / ("blockcheck-fuzz-checkpoint-" + std::to_string(::getpid()));
+    FuzzFolder() { fs::create_directories(path); }
+    ~FuzzFolder() {
+        std::error_code ignored;
+        fs::remove_all(path, ignored);
+    }
+};
+
 const fs::path& folder() {
-    static const fs::path dir = [] {
-        fs::path d = fs::temp_directory_path() / ("blockcheck-fuzz-checkpoint-" + std::to_string(::getpid()));
-        fs::create_directories(d);
-        return d;
-    }();
-    return dir;
+    static const FuzzFolder dir;
+    return dir.path;
 }
 
 void reset_folder() {
