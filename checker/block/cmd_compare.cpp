@@ -253,8 +253,11 @@ Trace<Mpfr50> layer_in(ModelFolder& folder, const CompareOptions& o) {
     const LayerRows rows = read_layer_rows(o.input, folder.hf_config<double>().block);
     const auto& w = layer.weights;
     auto gains = [](const Vector<double>& g) { return Vector<F>(g.begin(), g.end()); };
-    const BlockWeights<F, StoredMatrix> weights{gains(w.attn_norm), w.q, w.k, w.v, w.o, gains(w.ffn_norm),
-                                                w.gate, w.up, w.down};
+    const BlockWeights<F, StoredMatrix> weights{gains(w.attn_norm), w.q,          w.k,           w.v,
+                                                w.o,                gains(w.ffn_norm), w.gate,    w.up,
+                                                w.down,             gains(w.q_bias),   gains(w.k_bias), gains(w.v_bias),
+                                                gains(w.q_norm),    gains(w.k_norm),   gains(w.attn_out_norm),
+                                                gains(w.ffn_out_norm)};
     KvCache<F> cache;
     for (std::size_t j = 0; j < rows.cached.size(); ++j)
         cache.append(gains(rows.cached.k[j]), gains(rows.cached.v[j]), rows.cached.positions[j]);

@@ -25,9 +25,9 @@ const PartRecord* find_part(const ExerciseRecord* e, const std::string& name) {
     return nullptr;
 }
 
-// Outcomes in the order they are listed and drawn: mistakes between float and other_wrong.
+// Outcomes in the order they are listed and drawn: mistakes between float and follows, then other_wrong.
 int rank_of(const std::string& outcome) {
-    static const std::vector<std::string> order = {outcome::right, outcome::inexact, "mistake:", outcome::other_wrong,
+    static const std::vector<std::string> order = {outcome::right, outcome::inexact, "mistake:", outcome::follows, outcome::other_wrong,
                                                    outcome::failed, outcome::not_done, outcome::grader_fault};
     if (outcome.starts_with("mistake:")) return 2;
     return static_cast<int>(std::find(order.begin(), order.end(), outcome) - order.begin());
@@ -144,6 +144,7 @@ std::string part_outcome(const StudentRecord& s, const ExerciseRecord* e, const 
     if (v == "correct") return p->diagnosis_id == "float_precision" ? outcome::inexact : outcome::right;
     if (v == "missing") return outcome::not_done;
     if (v == "grader_fault") return outcome::grader_fault;
+    if (v == "wrong" && p->follows) return outcome::follows;
     if (v == "wrong" || v == "too_few_digits" || v == "unparseable")
         return p->diagnosis_id.empty() ? outcome::other_wrong : "mistake:" + p->diagnosis_id;
     return outcome::failed;  // compile_error, crashed, timed_out, output_limit

@@ -21,6 +21,7 @@ namespace blockcheck {
 namespace outcome {
 inline constexpr const char* right = "right";               // correct to the precision of double
 inline constexpr const char* inexact = "float";             // correct within the part's precision, float-sized error
+inline constexpr const char* follows = "follows";           // wrong only through an earlier part's slip
 inline constexpr const char* other_wrong = "other_wrong";   // a wrong answer no classic mistake explains
 inline constexpr const char* failed = "failed";             // compile error, crash, timeout, output flood
 inline constexpr const char* not_done = "not_done";         // no answer: no program, nothing printed, unreadable submission

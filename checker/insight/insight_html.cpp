@@ -19,6 +19,7 @@ const char* const mistake_colours[] = {"#e8590c", "#f59f00", "#ae3ec9", "#d6336c
 std::string colour_of(const std::string& outcome, const std::vector<std::string>& mistakes) {
     if (outcome == outcome::right) return "#2f9e6b";
     if (outcome == outcome::inexact) return "#96d5a8";
+    if (outcome == outcome::follows) return "#ffc9c9";
     if (outcome == outcome::other_wrong) return "#c92a2a";
     if (outcome == outcome::failed) return "#495057";
     if (outcome == outcome::not_done) return "#d0d5dc";
@@ -31,6 +32,7 @@ std::string label_of(const std::string& outcome, Lang lang) {
     if (outcome.starts_with("mistake:")) return outcome.substr(8);
     if (outcome == outcome::right) return std::string(tr(lang, "right", "正确"));
     if (outcome == outcome::inexact) return std::string(tr(lang, "float (accepted)", "float 精度（通过）"));
+    if (outcome == outcome::follows) return std::string(tr(lang, "follows an earlier slip", "随前面的错误而错"));
     if (outcome == outcome::other_wrong) return std::string(tr(lang, "other wrong", "其他错误"));
     if (outcome == outcome::failed) return std::string(tr(lang, "program failed", "程序失败"));
     if (outcome == outcome::not_done) return std::string(tr(lang, "not done", "未完成"));
@@ -60,7 +62,7 @@ std::vector<std::pair<std::string, std::size_t>> exercise_outcomes(const Insight
         if (o.starts_with("mistake:")) mistakes.push_back(o);
     std::stable_sort(mistakes.begin(), mistakes.end(), [&](auto& a, auto& b) { return sums[a] > sums[b]; });
     for (const std::string& o : mistakes) add(o);
-    for (const char* o : {outcome::other_wrong, outcome::failed, outcome::not_done, outcome::grader_fault}) add(o);
+    for (const char* o : {outcome::follows, outcome::other_wrong, outcome::failed, outcome::not_done, outcome::grader_fault}) add(o);
     return out;
 }
 
@@ -108,7 +110,7 @@ std::string stacked_bars(const Insight& in, Lang lang) {
     svg += "</svg>\n<p class=\"legend\">";
     std::vector<std::string> legend = {outcome::right, outcome::inexact};
     legend.insert(legend.end(), mistakes.begin(), mistakes.end());
-    for (const char* o : {outcome::other_wrong, outcome::failed, outcome::not_done, outcome::grader_fault}) legend.push_back(o);
+    for (const char* o : {outcome::follows, outcome::other_wrong, outcome::failed, outcome::not_done, outcome::grader_fault}) legend.push_back(o);
     std::erase_if(legend, [&](const std::string& o) {  // only what the class has
         return std::none_of(in.parts.begin(), in.parts.end(), [&](const PartInsight& p) { return p.count(o) > 0; });
     });

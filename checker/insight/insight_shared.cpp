@@ -50,7 +50,7 @@ std::vector<SharedAnswer> shared_answers(const ExerciseSet& set, const std::vect
                 const ExerciseRecord* r = s.error.empty() ? exercise_record(s, e.id) : nullptr;
                 if (!r || r->variant) continue;  // the book's inputs only
                 for (const PartRecord& p : r->parts)
-                    if (p.name == a.name && p.verdict == "wrong" && p.diagnosis_id.empty() &&
+                    if (p.name == a.name && p.verdict == "wrong" && p.diagnosis_id.empty() && !p.follows &&
                         digits(p.given) >= shared_answer_min_digits)
                         by_answer[p.given].push_back(s.student);
             }

@@ -46,6 +46,7 @@ Json part_json(const PartRecord& p) {
     Json j = {{"name", p.name}, {"verdict", p.verdict}, {"score", p.score}, {"max_score", p.max_score}, {"message", p.message}};
     if (!p.diagnosis_id.empty()) j["diagnosis"] = {{"id", p.diagnosis_id}, {"message", p.diagnosis_message}};
     if (!p.given.empty()) j["given"] = p.given;
+    if (p.follows) j["follows_earlier_slip"] = true;
     return j;
 }
 
@@ -95,6 +96,7 @@ PartRecord part_from_json(const nlohmann::json& p, bool scored) {
     if (auto d = p.find("diagnosis"); d != p.end() && d->is_object())
         part.diagnosis_id = field<std::string>(*d, "id", ""), part.diagnosis_message = field<std::string>(*d, "message", "");
     part.given = field<std::string>(p, "given", "");
+    part.follows = field<bool>(p, "follows_earlier_slip", false);
     return part;
 }
 

@@ -24,6 +24,7 @@ struct PartRecord {
     std::string message;
     std::string diagnosis_id, diagnosis_message;  // the classic mistake that explains the value; "" when none
     std::string given;                            // a wrong answer's printed value (insight.hpp); "" otherwise
+    bool follows = false;  // wrong only through an earlier part: right from the student's own earlier values
 };
 
 struct ExerciseRecord {

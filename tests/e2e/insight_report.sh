@@ -34,7 +34,7 @@ silu='.parts[] | select(.exercise=="swiglu_ffn_2d" and .part=="silu") | .outcome
 [[ $(json "$silu | .count" "$ins") == 3 ]] || fail "three students made sigmoid_for_silu: $(json "$silu" "$ins")"
 [[ $(json "[$silu | .students[]] | join(\",\")" "$ins") == "cat,dan,esc"$'\e'"[2Jid" ]] || fail "the students of sigmoid_for_silu"
 hidden='.parts[] | select(.exercise=="swiglu_ffn_2d" and .part=="swiglu_hidden") | .outcomes[] | select(.outcome=="other_wrong") | .count'
-[[ $(json "$hidden" "$ins") == 2 ]] || fail "eve and fay: two wrong answers no mistake explains"
+[[ $(json "$hidden" "$ins") == 2 ]] || fail "eve and fay: two wrong answers no mistake explains: $(json ".parts[] | select(.exercise==\"swiglu_ffn_2d\" and .part==\"swiglu_hidden\")" "$ins")"
 [[ $(json '[.shared_answers[] | .students | join(",")] | unique | join(" ")' "$ins") == "eve,fay" ]] ||
     fail "eve and fay share a wrong answer: $(json '.shared_answers' "$ins")"
 [[ $(json '[.shared_code[] | .students | join(",")] | join(" ")' "$ins") == "cat,dan eve,fay" ]] ||

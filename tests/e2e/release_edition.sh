@@ -36,8 +36,10 @@ rooms_found="$(cd "$rel" && find checker -mindepth 1 -maxdepth 1 -type d | sort)
 [[ -n "$rooms_listed" && "$rooms_found" == "$rooms_listed" ]] || fail "the release's rooms: $rooms_found"
 [[ -z "$(find "$rel" -name expected_reference.cpp)" ]] || fail "the release has the reference provider"
 ! grep -rn '#include "solutions/' "$rel" || fail "the release includes solutions/"
-sed -n 's/^ *{"\([a-z0-9_]*\)", \([a-z0-9_]*\)},$/Values \2(/p' "$root/solutions/reference_solutions.cpp" > "$work/names.txt"
-[[ $(wc -l < "$work/names.txt") -ge 27 ]] || fail "could not read the reference names"
+# each reference's definition line, a plain function (`Values name(`) or one generic over its scalar (`> name(`)
+sed -n 's/^ *{"\([a-z0-9_]*\)", \([a-z0-9_]*\)\(<[A-Za-z]*>\)\{0,1\}},$/\2/p' "$root/solutions/reference_solutions.cpp" | sort -u |
+    sed 's/.*/Values &(\n> &(/' > "$work/names.txt"
+[[ $(wc -l < "$work/names.txt") -ge 54 ]] || fail "could not read the reference names"
 shipped="$work/shipped.txt"   # every line the student side legitimately has
 for path in $(awk '$1 == "both" && ($2 == "sources" || $2 == "main") {print $3}' "$side"); do find "$root/$path" -type f; done |
     xargs cat "$root"/chapters/*.hpp "$root"/chapters/*/*.cpp | sed 's/^ *//; s/ *$//' | sort -u > "$shipped"

@@ -27,6 +27,7 @@ ExerciseRecord to_record(const ExerciseResult& r, Lang lang) {
         std::string message = p.message.in(lang);  // the notes (a step from the student's own numbers, ...) follow it
         for (const Text& note : p.notes) message += (lang == Lang::zh ? "；" : "; ") + note.in(lang);
         rec.parts.push_back({p.name, std::string(verdict_name(p.verdict)), p.score, p.max_score, message});
+        rec.parts.back().follows = p.verdict == Verdict::wrong && p.follow_through.has_value();
         if (p.diagnosis) rec.parts.back().diagnosis_id = p.diagnosis->id, rec.parts.back().diagnosis_message = p.diagnosis->message.in(lang);
     }
     return rec;
