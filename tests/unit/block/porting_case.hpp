@@ -75,7 +75,17 @@ inline nlohmann::ordered_json porting_case(const PortingShape& s, unsigned long 
 
 // compare's search on the float32 port of `json` with `bugs` planted; the port's output alone, or
 // its whole trace.
-inline MistakeSearch search_port(const nlohmann::ordered_json& json, const PlantedBugs& bugs, bool whole_trace = false) {
+// The case's block run in float32 arithmetic (compare's faithful run), its stages at 50 digits.
+inline Trace<Mpfr50> float32_run(const nlohmann::ordered_json& json) {
+    Trace<float> trace;
+    block_case_forward(read_block_case<float>(json, "porting case"), &trace);
+    Trace<Mpfr50> wide;
+    for (const auto& [name, value] : trace) wide.add(name, convert<Mpfr50>(value));
+    return wide;
+}
+
+inline MistakeSearch search_port(const nlohmann::ordered_json& json, const PlantedBugs& bugs, bool whole_trace = false,
+                                 const Trace<Mpfr50>* faithful = nullptr) {
     const BlockCase<Mpfr50> bc = read_block_case<Mpfr50>(json, "porting case");
     Trace<Mpfr50> reference;
     block_case_forward(bc, &reference);
@@ -85,7 +95,7 @@ inline MistakeSearch search_port(const nlohmann::ordered_json& json, const Plant
         output.add("output", given.at("output"));
         given = output;
     }
-    return search_porting_mistakes(bc, given, reference, DType::float32);
+    return search_porting_mistakes(bc, given, reference, DType::float32, {}, {}, faithful);
 }
 
 inline std::vector<std::string> named_ids(const MistakeSearch& s) {

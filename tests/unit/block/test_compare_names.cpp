@@ -128,6 +128,30 @@ TEST_CASE("a mistake this case cannot show is listed as not visible, and none is
     CHECK(contains(not_visible_ids(s), "wrong_kv_head"));
 }
 
+TEST_CASE("a float32 port with epsilon a tenth of the config's is a suspect, or named, never 'cannot show'") {
+    // Rows of size 1 and rms_norm_eps 1e-5: epsilon 1e-6 moves the output by some 40 float32 eps,
+    // inside the element-wise tolerance of the output (4 eps sqrt(depth)).
+    PortingShape shape;
+    shape.input_rms = 1;
+    const auto json = porting_case(shape);
+    PlantedBugs tenth;
+    tenth.typed_eps = 1e-6f;
+    const MistakeSearch alone = search_port(json, tenth);  // the element-wise tolerance alone
+    CHECK_FALSE(contains(not_visible_ids(alone), "eps_tenth"));
+    const auto hidden = std::find_if(alone.below_tolerance.begin(), alone.below_tolerance.end(),
+                                     [](const HiddenMistake& m) { return m.mistake.key() == "eps_tenth"; });
+    REQUIRE(hidden != alone.below_tolerance.end());
+    CHECK(hidden->suspect);
+    CHECK(hidden->displacement_eps > 10);
+    CHECK(hidden->from_given_eps < 0.5 * alone.given_error_eps);
+    // Held to the block run in float32, the port is outside and the mistake is named.
+    const Trace<Mpfr50> faithful = float32_run(json);
+    CHECK(named_ids(search_port(json, tenth, false, &faithful)) == Ids{"eps_tenth"});
+    const MistakeSearch honest = search_port(json, {}, false, &faithful);
+    CHECK(named_ids(honest).empty());
+    for (const HiddenMistake& m : honest.below_tolerance) CHECK_FALSE(m.suspect);
+}
+
 TEST_CASE("every porting mistake of the catalogue is made by the block's dispatcher") {
     // a plain block, one scaled by llama3 and one by LongRoPE: every family member is made on one
     BlockConfig<double> plain;
