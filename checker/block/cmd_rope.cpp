@@ -234,8 +234,13 @@ int rope_print_verdict(const RopeOptions& o, const std::vector<long>& positions,
                    g.worst_reference, g.within() ? tr(lang, "ok", "通过") : tr(lang, "OUTSIDE", "超出"));
     fmt::print("{}\n", v.within ? tr(lang, "every tensor is within its tolerance", "每个张量都在容差之内")
                                 : tr(lang, "outside the tolerance", "超出容差"));
+    // the dump is outside the tolerance and within it of the reference made with each named change
+    if (v.named.size() > 1)
+        fmt::print("{}\n", tr(lang, "each of these explains the tensors equally well (a tie, none preferred):",
+                               "以下每一项都同样能解释这些张量（并列，不偏向任何一项）："));
     for (const std::string& id : v.named)
-        fmt::print("{}\n", tr_format(lang, "matches the reference with {changes}: {message}", "与参考值在“{changes}”时一致：{message}",
+        fmt::print("{}\n", tr_format(lang, "your tensors are what the reference gives with {changes}: {message}",
+                                     "你的张量正是参考实现在“{changes}”时给出的值：{message}",
                                      fmt::arg("changes", find_mistake(id)->changes.in(lang)),
                                      fmt::arg("message", find_mistake(id)->message.in(lang))));
     if (!v.within && v.named.empty())

@@ -57,7 +57,7 @@ status=0; "$blockcheck" rope "$fixtures/yarn-config.json" --compare "$tmp/one.np
 npy_f32 "$tmp/attention_factor.npy" "()" '\xf5\xf2\xa5\x3f'
 status=0; "$blockcheck" rope "$fixtures/yarn-config.json" --compare "$tmp/attention_factor.npy" > "$tmp/twice.txt" || status=$?
 [[ $status == 1 ]] || fail "a squared attention factor should exit 1, got $status"
-grep -q "matches the reference with the attention factor applied again to q and k" "$tmp/twice.txt" ||
+grep -q "your tensors are what the reference gives with the attention factor applied again to q and k" "$tmp/twice.txt" ||
     fail "the twice mistake should be named: $(cat "$tmp/twice.txt")"
 
 # Bad input: exit 2, naming the file and the field.
