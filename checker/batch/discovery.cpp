@@ -18,6 +18,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t max_walk_entries = 20000;  // entries looked at in one submission folder
+constexpr std::size_t max_strays_named = 500;     // misnamed *.cpp files compared with the exercises' names
 
 bool skipped_folder(const std::string& name) { return name.starts_with(".") || name == "__MACOSX"; }
 
@@ -123,6 +124,13 @@ void name_strays(std::vector<fs::path> strays, const ExerciseSet& set, bool acce
     std::sort(strays.begin(), strays.end());
     std::vector<std::string> names;
     for (const Exercise& e : set.all()) names.push_back(e.file_name());
+    if (strays.size() > max_strays_named) {
+        found.notes.push_back(fmt::format("{} files named after no exercise: only the first {} (by path) were compared with the "
+                                          "exercises' names",
+                                          strays.size(), max_strays_named));
+        found.misnamed_more += strays.size() - max_strays_named;
+        strays.resize(max_strays_named);
+    }
     for (const fs::path& relative : strays) {
         MisnamedFile m{relative.generic_string(), closest_name(relative.filename().string(), names).value_or(""), ""};
         const auto near = std::find(names.begin(), names.end(), m.nearest);

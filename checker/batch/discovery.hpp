@@ -61,7 +61,7 @@ constexpr std::size_t max_misnamed_listed = 10;
 // wins: the full path chapters/ch25/x.cpp beats ch25/x.cpp beats anywhere, then shallower, then by name.
 // A *.cpp file named after no exercise of the book is listed in `misnamed` with the closest
 // exercise file name of the set; with `accept_near_names` it is graded as that exercise when the
-// exercise has no file of its own name.
+// exercise has no file of its own name. Only the first 500 such files by path are compared.
 Sources find_sources(const std::filesystem::path& folder, const ExerciseSet& set, bool accept_near_names = false);
 
 }  // namespace blockcheck

@@ -27,11 +27,14 @@ struct Gathered {
     std::set<unsigned> counts;
 };
 
-StudentRecord read_result(const fs::path& result) {
+// A shard's result, read the checked way (a regular file inside results/, no link out, at most
+// max_json_file_bytes): a shard's folder may come from another machine. `stem` comes from its manifest.
+StudentRecord read_result(const fs::path& dir, const std::string& stem) {
+    const fs::path result = dir / "results" / (stem + ".json");
     try {
-        const auto text = read_file_if_readable(result);
-        if (!text) throw std::runtime_error("cannot be read");
-        return student_from_json(parse_json(*text, result.string()));
+        return student_from_json(parse_json(read_folder_file(dir / "results", stem + ".json", max_json_file_bytes), result.string()));
+    } catch (const InputFileError& e) {
+        throw InputFileError(printable_id(e.what()));
     } catch (const std::exception& e) {
         throw InputFileError(printable_id(result.string()) + ": " + e.what());
     }
@@ -55,7 +58,7 @@ void gather(const fs::path& dir, const std::string& exercises, Gathered& g, std:
             g.counts.insert(parse_shard(text).count);
         }
         for (const auto& name : m.contains("results") ? m["results"] : m.at("students")) {
-            StudentRecord record = read_result(dir / "results" / (name.get<std::string>() + ".json"));
+            StudentRecord record = read_result(dir, name.get<std::string>());
             const std::string student = record.student;
             if (auto it = g.students.find(student); it != g.students.end()) {
                 if (it->second.key != record.key)
@@ -98,8 +101,9 @@ std::vector<StudentRecord> merge_outputs(const std::vector<fs::path>& shard_outs
         const std::string file = student_file_stem(student) + ".json";
         if (!fs::equivalent(source_dir, out)) {
             write_file_atomically(out / "results" / file,
-                                  read_file_if_readable(source_dir / "results" / file).value_or(dump_json(student_json(record))));
-            const auto gradescope = read_file_if_readable(source_dir / "gradescope" / file);
+                                  read_folder_file_if_present(source_dir / "results", file, max_json_file_bytes)
+                                      .value_or(dump_json(student_json(record))));
+            const auto gradescope = read_folder_file_if_present(source_dir / "gradescope", file, max_json_file_bytes);
             write_file_atomically(out / "gradescope" / file, gradescope ? *gradescope : dump_json(gradescope_json(record, lang)));
         }
         merged.push_back(std::move(record));

@@ -135,6 +135,13 @@ std::string read_folder_file(const fs::path& folder, const std::string& name, st
     return read_checked(open_folder_file(folder, name, max_bytes), (folder / name).string());
 }
 
+std::optional<std::string> read_folder_file_if_present(const fs::path& folder, const std::string& name,
+                                                       std::uintmax_t max_bytes) {
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(folder / name, ec))) return std::nullopt;
+    return read_folder_file(folder, name, max_bytes);
+}
+
 std::optional<std::string> read_file_if_readable(const fs::path& file) {
     int error = 0;
     return read_whole(file, error);

@@ -46,6 +46,11 @@ UserFile open_folder_file(const std::filesystem::path& folder, const std::string
 // open_folder_file's bytes.
 std::string read_folder_file(const std::filesystem::path& folder, const std::string& name, std::uintmax_t max_bytes);
 
+// read_folder_file, or nothing when no file of that name is there (a result not written yet); any
+// other refusal (a pipe, a link out, beyond `max_bytes`) is the InputFileError naming it.
+std::optional<std::string> read_folder_file_if_present(const std::filesystem::path& folder, const std::string& name,
+                                                       std::uintmax_t max_bytes);
+
 // The file's bytes, or nothing when it cannot be read (caches and fingerprints, where a
 // missing file is an answer rather than an error).
 std::optional<std::string> read_file_if_readable(const std::filesystem::path& file);

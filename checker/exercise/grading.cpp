@@ -183,6 +183,10 @@ std::optional<std::string> closest_name(std::string_view name, const std::vector
     std::size_t best_distance = std::max<std::size_t>(2, name.size() / 3) + 1;
     bool best_contains = false;  // at the same distance, a name holding the misspelt one wins: up -> w_up, not q
     for (const std::string& candidate : names) {
+        // the distance is at least the lengths' difference: a far longer name is never near (and not
+        // measured: a submission's 255-byte names cost nothing)
+        const std::size_t gap = name.size() > candidate.size() ? name.size() - candidate.size() : candidate.size() - name.size();
+        if (gap > best_distance) continue;
         const std::size_t d = edit_distance(name, candidate);
         const bool contains = candidate.find(name) != std::string::npos;
         if (d < best_distance || (best && d == best_distance && contains && !best_contains))

@@ -101,9 +101,10 @@ void Workspace::record_hint(const std::string& id, int shown) const {
 }
 
 nlohmann::json Workspace::read_state(const std::string& name) const {
-    const auto text = read_file_if_readable(root_ / ".blockcheck" / name);
-    if (!text) return nlohmann::json::object();
     try {
+        // the checked read: a state file that is a pipe or a link to a device is forgotten, not waited on
+        const auto text = read_folder_file_if_present(root_ / ".blockcheck", name, max_json_file_bytes);
+        if (!text) return nlohmann::json::object();
         nlohmann::json j = parse_json(*text, name);
         return j.is_object() ? j : nlohmann::json::object();
     } catch (const InputFileError&) {

@@ -89,9 +89,10 @@ std::string student_key(const Digest& fingerprint, const std::string& student, c
 
 EarlierResult earlier_result(const fs::path& results_dir, const std::string& student, const std::string& key) {
     EarlierResult found;
-    const auto text = read_file_if_readable(results_dir / (student_file_stem(student) + ".json"));
-    if (!text) return found;
     try {
+        // the checked read: a result planted as a pipe or a link is damaged, not waited on
+        const auto text = read_folder_file_if_present(results_dir, student_file_stem(student) + ".json", max_json_file_bytes);
+        if (!text) return found;
         StudentRecord earlier = student_from_json(parse_json(*text, student));
         if (earlier.key != key || earlier.student != student) return found;
         if (!earlier.has_grader_fault()) {
@@ -138,12 +139,9 @@ Assignment graded_assignment(const std::filesystem::path& out) {
     const std::string where = printable_id(file.string());
     if (!std::filesystem::exists(file))
         throw InputFileError(where + ": not found: no finished grade run in " + printable_id(out.string()));
-    nlohmann::json m;
-    try {
-        m = nlohmann::json::parse(read_file(file));  // points as doubles, exactly as written
-    } catch (const nlohmann::json::exception& e) {
-        throw InputFileError(where + ": " + e.what());
-    }
+    // points as doubles, exactly as written; the checked read and the limited reader (a FIFO, a link to
+    // /dev/zero or JSON nested too deep is refused by name)
+    const nlohmann::json m = parse_json(read_user_file(file, max_json_file_bytes), where);
     if (!m.is_object() || !m.contains("points") || !m["points"].is_array())
         throw InputFileError(where + ": has no \"points\" (graded by an older blockcheck): give the run's --assignment FILE instead");
     Assignment graded{"graded in " + out.string(), {}};

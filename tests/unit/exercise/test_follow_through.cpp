@@ -124,3 +124,57 @@ TEST_CASE("follow-through: a plausible early value is like the right one or a ca
     CHECK_FALSE(plausible_step_value(Value(Vector<Real>{Real(0), Real(0)}), right, {&sigmoid}));        // zero
     CHECK_FALSE(plausible_step_value(Value(Vector<Real>{Real(30), Real(-3)}), right, {}));              // 40 times
 }
+
+namespace {
+
+// `v` with every number replaced by 1e-300 (the same shape): the forged early value of issue 40.
+Value ft_tiny_like(const Value& v) {
+    const Real tiny("1e-300");
+    if (std::holds_alternative<Real>(v)) return Value(tiny);
+    if (const auto* vec = std::get_if<Vector<Real>>(&v)) return Value(Vector<Real>(vec->size(), tiny));
+    if (const auto* m = std::get_if<Matrix<Real>>(&v)) {
+        Matrix<Real> t = *m;
+        for (Real& x : t.values) x = tiny;
+        return Value(t);
+    }
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("follow-through: the forged program (tiny early values, no input read) earns nothing on any exercise with steps") {
+    // Red team replay (issue 40): on every shipped exercise whose later steps can be computed from a
+    // given early one, the first numeric part printed as 1e-300 on every input and every later part
+    // computed from it, graded with --follow-through: not one point of follow-through credit.
+    int replayed = 0;
+    for (const Exercise& e : shipped_exercises().all()) {
+        const Values expected = expected_answers(e, e.inputs);
+        std::optional<std::string> first;
+        for (const AnswerSpec& a : e.answers)
+            if (expected.contains(a.name) && ft_tiny_like(expected.at(a.name)).index() == expected.at(a.name).index() &&
+                (std::holds_alternative<Real>(expected.at(a.name)) || std::holds_alternative<Vector<Real>>(expected.at(a.name)) ||
+                 std::holds_alternative<Matrix<Real>>(expected.at(a.name)))) {
+                first = a.name;
+                break;
+            }
+        if (!first) continue;
+        const Values early{{*first, ft_tiny_like(expected.at(*first))}};
+        std::optional<ExpectedCase> c;
+        try {
+            c = e.expected->answers_from_given(e, e.inputs, early);
+        } catch (const std::exception&) {
+            continue;  // a count or an index: 1e-300 is not one, and is refused as such
+        }
+        if (!c || c->answers.size() < 2) continue;  // no later step computed from it
+        Values forged = c->answers;
+        forged[*first] = early.at(*first);
+        const ExerciseResult r = ft_judged(e, [&](const InputList&) { return forged; });
+        double credit = 0;
+        for (const PartResult& p : r.parts) credit += p.follow_through.value_or(0);
+        INFO(e.id << ": forged from " << *first);
+        CHECK(credit == 0);
+        ++replayed;
+    }
+    MESSAGE("replayed on " << replayed << " exercises");
+    CHECK(replayed >= 5);
+}
