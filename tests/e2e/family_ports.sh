@@ -68,6 +68,10 @@ while read -r family layer bug; do
         2> /dev/null && fail "$family $layer $bug: the port should be outside"
     named="$(json '[.named_mistakes[].id] | join(",")' "$port.json")"
     [[ $named == "$bug" ]] || fail "$family layer $layer: numpy's $bug port named '$named'"
+    # most mistakes are ruled out on the first two rows alone, none is left untried
+    (( $(json '.mistakes_ruled_out_on_first_rows' "$port.json") > $(json '.mistakes_tried' "$port.json") / 2 )) ||
+        fail "$family $layer $bug: most mistakes should be ruled out on the first rows"
+    [[ $(json '.mistakes_over_budget | length' "$port.json") == 0 ]] || fail "$family $layer $bug: every mistake should be tried"
     echo "$family layer $layer: numpy's $bug port named $named"
 done <<'PORTS'
 gemma2 0 norm_gain_one_dropped

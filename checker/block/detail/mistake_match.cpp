@@ -129,42 +129,21 @@ MistakeSearch search_porting_mistakes(const MistakeRun& run_with, const BlockCon
     const StageErrors* output = nullptr;
     for (const StageErrors& s : against_reference)
         if (s.name == "output") search.given_error_eps = s.normwise / epsilon(dtype), output = &s;
-    // First, each mistake's first rows alone where they settle it (most mistakes show there); then
-    // the whole run of each one they leave open: those whose first rows are the reference's to the
-    // bit first (their runs find every product in the memo), then those whose first rows fit a
-    // departure, then the others. Every list stays in the catalogue's order.
-    enum class State { not_made, over_budget, ruled_out, open };
-    std::vector<State> state;
-    std::vector<int> rank;  // the order of the whole runs
-    for (const PortingMistake& mistake : porting_mistakes()) {
-        state.push_back(!run_with.made(mistake) ? State::not_made : State::open);
-        rank.push_back(2);
-        if (state.back() != State::open || !run_with.first_rows || !output) continue;
-        if (over_budget()) {
-            state.back() = State::over_budget;
-            continue;
-        }
-        const std::optional<Matrix<Mpfr50>> rows = run_with.first_rows(mistake);
-        if (!rows) continue;
-        if (output_rules_out(*rows, given.at("output"), reference.at("output"), *output, first != nullptr, rtol || atol))
-            state.back() = State::ruled_out;
-        else if (std::equal(rows->values.begin(), rows->values.end(), reference.at("output").values.begin()))
-            rank.back() = 0;
-        else if (first)
-            rank.back() = 1;
-    }
-    std::vector<std::size_t> order(state.size());
-    std::iota(order.begin(), order.end(), std::size_t(0));
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
+    // First, each mistake's first rows alone where they settle it (most mistakes show there); one
+    // whose first rows fit a departure runs whole at once (the likely name); then the whole run of
+    // each one they leave open: those whose first rows are the reference's to the bit first (their
+    // runs find every product in the memo), then the others. Every list stays in the catalogue's order.
+    enum class State { not_made, over_budget, ruled_out, open, run };
+    std::vector<State> state(porting_mistakes().size(), State::open);
+    std::vector<int> rank(state.size(), 1);  // the order of the whole runs
     std::vector<std::optional<PortingMistake>> tried(state.size());
-    for (std::size_t i : order) {
+    auto run_whole = [&](std::size_t i) {
         const PortingMistake& mistake = porting_mistakes()[i];
-        if (state[i] == State::open && over_budget()) state[i] = State::over_budget;
-        if (state[i] != State::open) continue;
+        state[i] = State::run;
         StageJudge judge(given, reference, config, keys, dtype, rtol, atol, first_name, faithful);
         if (!run_with.run(mistake, judge)) {
             state[i] = State::not_made;
-            continue;
+            return;
         }
         tried[i] = mistake;
         if (!judge.visible() && judge.displacement() < run_with.resolution) search.not_visible.push_back(mistake);
@@ -173,6 +152,30 @@ MistakeSearch search_porting_mistakes(const MistakeRun& run_with, const BlockCon
             search.below_tolerance.push_back({mistake, judge.output_displacement_eps(), judge.output_from_given_eps(),
                                               judge.output_from_given_eps() < 0.5 * search.given_error_eps});
         else if (first && judge.fits()) search.named.push_back({mistake, first->name, judge.normwise_eps()});
+    };
+    for (std::size_t i = 0; i < state.size(); ++i) {
+        const PortingMistake& mistake = porting_mistakes()[i];
+        if (!run_with.made(mistake)) state[i] = State::not_made;
+        if (state[i] != State::open || !run_with.first_rows || !output) continue;
+        if (over_budget()) {
+            state[i] = State::over_budget;
+            continue;
+        }
+        const std::optional<Matrix<Mpfr50>> rows = run_with.first_rows(mistake);
+        if (!rows) continue;
+        if (output_rules_out(*rows, given.at("output"), reference.at("output"), *output, first != nullptr, rtol || atol))
+            state[i] = State::ruled_out;
+        else if (std::equal(rows->values.begin(), rows->values.end(), reference.at("output").values.begin()))
+            rank[i] = 0;
+        else if (first)
+            run_whole(i);
+    }
+    std::vector<std::size_t> order(state.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
+    for (std::size_t i : order) {
+        if (state[i] == State::open && over_budget()) state[i] = State::over_budget;
+        if (state[i] == State::open) run_whole(i);
     }
     for (std::size_t i = 0; i < state.size(); ++i) {
         const PortingMistake& mistake = porting_mistakes()[i];
@@ -181,6 +184,15 @@ MistakeSearch search_porting_mistakes(const MistakeRun& run_with, const BlockCon
         if (state[i] == State::ruled_out) search.tried.push_back(mistake), ++search.decided_on_first_rows;
         if (tried[i]) search.tried.push_back(*tried[i]);
     }
+    auto at = [](const PortingMistake& m) {
+        const auto& all = porting_mistakes();
+        return std::find_if(all.begin(), all.end(), [&](const PortingMistake& p) { return p.key() == m.key(); }) - all.begin();
+    };
+    std::stable_sort(search.not_visible.begin(), search.not_visible.end(), [&](const auto& a, const auto& b) { return at(a) < at(b); });
+    std::stable_sort(search.below_tolerance.begin(), search.below_tolerance.end(),
+                     [&](const auto& a, const auto& b) { return at(a.mistake) < at(b.mistake); });
+    std::stable_sort(search.named.begin(), search.named.end(),
+                     [&](const auto& a, const auto& b) { return at(a.mistake) < at(b.mistake); });
     return search;
 }
 
