@@ -163,12 +163,12 @@ MistakeSearch search_porting_mistakes(const MistakeRun& run_with, const BlockCon
         }
         const std::optional<Matrix<Mpfr50>> rows = run_with.first_rows(mistake);
         if (!rows) continue;
-        if (output_rules_out(*rows, given.at("output"), reference.at("output"), *output, first != nullptr, rtol || atol))
-            state[i] = State::ruled_out;
-        else if (std::equal(rows->values.begin(), rows->values.end(), reference.at("output").values.begin()))
-            rank[i] = 0;
-        else if (first)
-            run_whole(i);
+        auto rules_out = [&](bool departure) {
+            return output_rules_out(*rows, given.at("output"), reference.at("output"), *output, departure, rtol || atol);
+        };
+        if (rules_out(first != nullptr)) state[i] = State::ruled_out;
+        else if (std::equal(rows->values.begin(), rows->values.end(), reference.at("output").values.begin())) rank[i] = 0;
+        else if (first && rules_out(false)) run_whole(i);  // visible on the first rows, and fitting the departure there
     }
     std::vector<std::size_t> order(state.size());
     std::iota(order.begin(), order.end(), std::size_t(0));
