@@ -29,7 +29,7 @@ struct CompareOptions {
     LayerInput input;
     std::string precision = "dd";  // of the reference on --model
     bool search_mistakes = false;  // run the mistake search whatever it costs
-    double search_budget = 120;    // else begin no mistake after this many seconds of search
+    double search_budget = 20;     // else begin no mistake after this many seconds of search
     std::string dtype = "float64";
     std::optional<double> rtol, atol;
     std::optional<std::string> layout;  // the pair layout of the submission's Q/K stages; found when absent
@@ -267,8 +267,51 @@ Trace<Mpfr50> layer_in(ModelFolder& folder, const CompareOptions& o) {
     return trace_at_50(trace);
 }
 
+// The layer's first rows alone (two), with a mistake made: the block is causal, so they are the
+// whole run's first rows bit for bit where the mistake keeps it causal and RoPE's frequencies are
+// those of the whole sequence (dynamic NTK and LongRoPE read its length). A product the reference's
+// run on these rows made is reused (their own memo). A tenth of a forward's products or less.
+template <class T>
+struct FirstRows {
+    static constexpr std::size_t count = 2;
+    const LayerRun<T>& layer;
+    Matrix<T> rows;
+    std::vector<long> positions;
+    ProductMemo<T> memo;
+
+    explicit FirstRows(const LayerRun<T>& l) : layer(l) {
+        const std::size_t k = std::min(count, l.input.rows);
+        rows = Matrix<T>(k, l.input.cols);
+        std::copy_n(l.input.values.begin(), k * l.input.cols, rows.values.begin());
+        positions.assign(l.positions.begin(), l.positions.begin() + static_cast<std::ptrdiff_t>(k));
+        if (k < l.input.rows) run(l.layer.config);
+        memo.recording = false;
+    }
+    Matrix<T> run(const BlockConfig<T>& config) {
+        KvCache<T> cache = layer.cached;
+        return block_step(config, remembered(layer.layer.weights, memo), rows, std::span<const long>(positions), cache);
+    }
+    std::optional<Matrix<Mpfr50>> with(const PortingMistake& mistake) {
+        BlockConfig<T> changed = layer.layer.config;
+        make_layer_mistake(changed, mistake.key());
+        const auto offset = static_cast<std::size_t>(changed.position_offset);
+        const Rope<T> alone = changed.rope(static_cast<std::size_t>(positions.back() + 1) + offset),
+                      whole = changed.rope(static_cast<std::size_t>(layer.positions.back() + 1) + offset);
+        if (!changed.causal || changed.mask_reversed || alone.inverse_frequencies != whole.inverse_frequencies ||
+            alone.attention_factor != whole.attention_factor || alone.position_divisor != whole.position_divisor)
+            return std::nullopt;
+        try {
+            return convert<Mpfr50>(run(changed));
+        } catch (const std::domain_error&) {
+        } catch (const std::invalid_argument&) {
+        }
+        return std::nullopt;
+    }
+};
+
 // The search on a checkpoint's layer: each mistake's run reuses every product of the reference's
-// run whose input it leaves unchanged (the memo), and stops once its stages have decided.
+// run whose input it leaves unchanged (the memo), and stops once its stages have decided; most
+// are decided on the layer's first rows alone (FirstRows).
 template <class T>
 MistakeSearch search_layer(const CompareOptions& o, const LayerRun<T>& layer, ProductMemo<T>& memo,
                            const BlockConfig<Mpfr50>& config, const Trace<Mpfr50>& given,
@@ -294,7 +337,11 @@ MistakeSearch search_layer(const CompareOptions& o, const LayerRun<T>& layer, Pr
     const std::optional<double> budget = o.search_mistakes ? std::nullopt : std::optional(o.search_budget);
     // a move below the reference's own digits is none (dd: 30 digits, fewer at large positions)
     const double resolution = o.precision == "50" ? 1e-40 : std::pow(10.0, 3 - dd_guaranteed_digits(layer.positions.back()));
-    return search_porting_mistakes({made_on(layer.layer.config), run, resolution}, config,
+    FirstRows<T> first(layer);
+    MistakeRun with{made_on(layer.layer.config), run, resolution};
+    if (first.rows.rows < layer.input.rows)
+        with.first_rows = [&first](const PortingMistake& mistake) { return first.with(mistake); };
+    return search_porting_mistakes(with, config,
                                    layer.cached.size() + layer.input.rows, given, reference, dtype_named(o.dtype), o.rtol,
                                    o.atol, budget, faithful);
 }

@@ -55,6 +55,7 @@ struct MistakeSearch {
     std::vector<PortingMistake> tried;           // made on this block and judged
     std::vector<PortingMistake> not_made;        // what they change is not in this block (no rope_scaling, ...)
     std::vector<PortingMistake> over_budget;     // not tried: the search's time ran out first
+    std::size_t decided_on_first_rows = 0;       // of `tried`, ruled out by their first rows alone
     double budget_seconds = 0;                   // the budget that ran out (over_budget not empty)
 };
 
@@ -100,7 +101,21 @@ struct MistakeRun {
     std::function<bool(const PortingMistake& mistake)> made;
     std::function<bool(const PortingMistake& mistake, StageJudge& judge)> run;
     double resolution = 1e-40;  // a norm-wise move below this is none at the runs' precision (1e-40 at 50 digits)
+    // The first rows of the block's output with the mistake made, computed alone (the block is
+    // causal: those rows are the whole run's first rows, bit for bit, where RoPE does not depend on
+    // the sequence length); none where that does not hold, or no such shortcut exists. A mistake
+    // these rows already show visible and (with a departure to explain) not fitting is decided
+    // without its whole run (output_rules_out).
+    std::function<std::optional<Matrix<Mpfr50>>(const PortingMistake& mistake)> first_rows;
 };
+
+// Whether `first_rows`, the first rows of a run's output with a mistake made, prove what its whole
+// run would: the output leaves the reference's tolerance there (visible), and, when the given
+// output departs (`departure`), leaves the given output's tolerance against the run too, with
+// that run's largest value bounded by what a fitting run could have (|v| <= max|given| / (1 -
+// 2 rtol)). `output`: the given output against the reference (its tolerance, faithful limit).
+bool output_rules_out(const Matrix<Mpfr50>& first_rows, const Matrix<Mpfr50>& given, const Matrix<Mpfr50>& reference,
+                      const StageErrors& output, bool departure, bool explicit_tolerance);
 
 // `made` for a block of configuration `config`: its porting-mistake switch makes the mistake.
 template <class T>

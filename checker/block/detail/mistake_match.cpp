@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <numeric>
 #include <stdexcept>
 
 namespace blockcheck {
@@ -78,6 +80,39 @@ bool StageJudge::judge(const std::string& stage, const Matrix<Mpfr50>& value) {
     return !(visible_ && (!first_ || !fits_));
 }
 
+bool output_rules_out(const Matrix<Mpfr50>& first_rows, const Matrix<Mpfr50>& given, const Matrix<Mpfr50>& reference,
+                      const StageErrors& output, bool departure, bool explicit_tolerance) {
+    using std::abs;
+    using std::isfinite;
+    constexpr double margin = 1 + 1e-9;  // decided only with room over the figures' own rounding to double
+    const double rtol = output.tolerance.rtol, atol = output.tolerance.atol;
+    double max_given = 0;
+    for (const Mpfr50& g : given.values) {
+        if (!isfinite(g)) return false;
+        max_given = std::max(max_given, abs(g).convert_to<double>());
+    }
+    // A run that fits has every |given - v| <= rtol (max|v| + |v|), so max|v| <= max|given| / (1 - 2 rtol).
+    const double bound = explicit_tolerance ? 0 : rtol < 0.25 ? max_given / (1 - 2 * rtol) : -1;
+    if (departure && bound < 0) return false;
+    const double fit_atol = explicit_tolerance ? atol : rtol * bound;
+    bool visible = false, unfit = !departure;
+    double moved = 0, apart = 0;
+    for (std::size_t r = 0; r < first_rows.rows; ++r)
+        for (std::size_t c = 0; c < first_rows.cols; ++c) {
+            const Mpfr50& v = first_rows(r, c);
+            if (!isfinite(v)) return false;  // left to the whole run
+            const double e = abs(v - reference(r, c)).convert_to<double>(), f = abs(given(r, c) - v).convert_to<double>();
+            moved = std::max(moved, e), apart = std::max(apart, f);
+            visible = visible || e > margin * (atol + rtol * abs(reference(r, c)).convert_to<double>());
+            unfit = unfit || f > margin * (fit_atol + rtol * abs(v).convert_to<double>());
+        }
+    if (output.faithful >= 0) {  // held to the faithful run's error too
+        visible = visible || (output.max_reference > 0 && moved > margin * output.faithful_limit * output.max_reference);
+        unfit = unfit || (bound > 0 && apart > margin * output.faithful_limit * bound);
+    }
+    return visible && unfit;
+}
+
 MistakeSearch search_porting_mistakes(const MistakeRun& run_with, const BlockConfig<Mpfr50>& config, std::size_t keys,
                                       const Trace<Mpfr50>& given, const Trace<Mpfr50>& reference, DType dtype,
                                       std::optional<double> rtol, std::optional<double> atol,
@@ -88,33 +123,76 @@ MistakeSearch search_porting_mistakes(const MistakeRun& run_with, const BlockCon
     const std::optional<std::string> first_name = first ? std::optional(first->name) : std::nullopt;
     const auto start = std::chrono::steady_clock::now();
     auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    auto over_budget = [&] { return budget_seconds && seconds() > *budget_seconds; };
 
     MistakeSearch search;
+    const StageErrors* output = nullptr;
     for (const StageErrors& s : against_reference)
-        if (s.name == "output") search.given_error_eps = s.normwise / epsilon(dtype);
-    for (const PortingMistake& mistake : porting_mistakes()) {
-        if (!run_with.made(mistake)) {
-            search.not_made.push_back(mistake);
-            continue;
-        }
-        if (budget_seconds && seconds() > *budget_seconds) {
-            search.over_budget.push_back(mistake);
-            search.budget_seconds = *budget_seconds;
-            continue;
-        }
+        if (s.name == "output") search.given_error_eps = s.normwise / epsilon(dtype), output = &s;
+    // First, each mistake's first rows alone where they settle it (most mistakes show there); one
+    // whose first rows fit a departure runs whole at once (the likely name); then the whole run of
+    // each one they leave open: those whose first rows are the reference's to the bit first (their
+    // runs find every product in the memo), then the others. Every list stays in the catalogue's order.
+    enum class State { not_made, over_budget, ruled_out, open, run };
+    std::vector<State> state(porting_mistakes().size(), State::open);
+    std::vector<int> rank(state.size(), 1);  // the order of the whole runs
+    std::vector<std::optional<PortingMistake>> tried(state.size());
+    auto run_whole = [&](std::size_t i) {
+        const PortingMistake& mistake = porting_mistakes()[i];
+        state[i] = State::run;
         StageJudge judge(given, reference, config, keys, dtype, rtol, atol, first_name, faithful);
         if (!run_with.run(mistake, judge)) {
-            search.not_made.push_back(mistake);
-            continue;
+            state[i] = State::not_made;
+            return;
         }
-        search.tried.push_back(mistake);
+        tried[i] = mistake;
         if (!judge.visible() && judge.displacement() < run_with.resolution) search.not_visible.push_back(mistake);
         else if (!judge.visible())
             // the given output nearer the block with the mistake than the reference: a suspect
             search.below_tolerance.push_back({mistake, judge.output_displacement_eps(), judge.output_from_given_eps(),
                                               judge.output_from_given_eps() < 0.5 * search.given_error_eps});
         else if (first && judge.fits()) search.named.push_back({mistake, first->name, judge.normwise_eps()});
+    };
+    for (std::size_t i = 0; i < state.size(); ++i) {
+        const PortingMistake& mistake = porting_mistakes()[i];
+        if (!run_with.made(mistake)) state[i] = State::not_made;
+        if (state[i] != State::open || !run_with.first_rows || !output) continue;
+        if (over_budget()) {
+            state[i] = State::over_budget;
+            continue;
+        }
+        const std::optional<Matrix<Mpfr50>> rows = run_with.first_rows(mistake);
+        if (!rows) continue;
+        auto rules_out = [&](bool departure) {
+            return output_rules_out(*rows, given.at("output"), reference.at("output"), *output, departure, rtol || atol);
+        };
+        if (rules_out(first != nullptr)) state[i] = State::ruled_out;
+        else if (std::equal(rows->values.begin(), rows->values.end(), reference.at("output").values.begin())) rank[i] = 0;
+        else if (first && rules_out(false)) run_whole(i);  // visible on the first rows, and fitting the departure there
     }
+    std::vector<std::size_t> order(state.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
+    for (std::size_t i : order) {
+        if (state[i] == State::open && over_budget()) state[i] = State::over_budget;
+        if (state[i] == State::open) run_whole(i);
+    }
+    for (std::size_t i = 0; i < state.size(); ++i) {
+        const PortingMistake& mistake = porting_mistakes()[i];
+        if (state[i] == State::not_made) search.not_made.push_back(mistake);
+        if (state[i] == State::over_budget) search.over_budget.push_back(mistake), search.budget_seconds = *budget_seconds;
+        if (state[i] == State::ruled_out) search.tried.push_back(mistake), ++search.decided_on_first_rows;
+        if (tried[i]) search.tried.push_back(*tried[i]);
+    }
+    auto at = [](const PortingMistake& m) {
+        const auto& all = porting_mistakes();
+        return std::find_if(all.begin(), all.end(), [&](const PortingMistake& p) { return p.key() == m.key(); }) - all.begin();
+    };
+    std::stable_sort(search.not_visible.begin(), search.not_visible.end(), [&](const auto& a, const auto& b) { return at(a) < at(b); });
+    std::stable_sort(search.below_tolerance.begin(), search.below_tolerance.end(),
+                     [&](const auto& a, const auto& b) { return at(a.mistake) < at(b.mistake); });
+    std::stable_sort(search.named.begin(), search.named.end(),
+                     [&](const auto& a, const auto& b) { return at(a.mistake) < at(b.mistake); });
     return search;
 }
 

@@ -25,8 +25,12 @@ std::string joined_keys(const std::vector<PortingMistake>& mistakes) {
 
 // Which mistakes were tried and which were not, and why not.
 void print_tried(const MistakeSearch& search, Lang lang) {
-    fmt::print("{}\n", tr_format(lang, "porting mistakes tried: {n} of {all}", "试过的移植错误：{all} 个中的 {n} 个",
-                                 fmt::arg("n", search.tried.size()), fmt::arg("all", porting_mistakes().size())));
+    fmt::print("{}{}\n", tr_format(lang, "porting mistakes tried: {n} of {all}", "试过的移植错误：{all} 个中的 {n} 个",
+                                   fmt::arg("n", search.tried.size()), fmt::arg("all", porting_mistakes().size())),
+               search.decided_on_first_rows == 0
+                   ? std::string()
+                   : tr_format(lang, " ({k} ruled out by their first rows alone)", "（其中 {k} 个仅凭前几行即被排除）",
+                               fmt::arg("k", search.decided_on_first_rows)));
     if (!search.not_made.empty())
         fmt::print("  {}\n    {}\n",
                    tr(lang, "not made: what they change is not in this block (no such rope_scaling, ...):",
@@ -133,6 +137,7 @@ nlohmann::ordered_json mistake_search_json(const MistakeSearch& search, const Bl
               {"mistakes_not_visible", Json::array()},
               {"mistakes_tried", search.tried.size()},
               {"mistakes_tried_ids", mistake_keys(search.tried)},
+              {"mistakes_ruled_out_on_first_rows", search.decided_on_first_rows},
               {"mistakes_not_made", mistake_keys(search.not_made)},
               {"mistakes_over_budget", mistake_keys(search.over_budget)}};
     for (const NamedMistake& m : search.named)
