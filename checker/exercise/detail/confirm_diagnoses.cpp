@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <set>
 
 namespace blockcheck {
@@ -120,8 +120,6 @@ std::size_t rival_of(const std::vector<Explanation>& all, std::size_t first_riva
         if (all[i].keys == std::vector{rivals.front().of}) return i;
     return first_rival;
 }
-
-
 
 bool same_slip(const Exercise& exercise, const Explanation& x, const Explanation& rival);
 
