@@ -65,6 +65,15 @@ struct Explanation {
 };
 // The ids it names: one, or a pair's two.
 std::vector<std::string> explanation_ids(const Explanation& explanation);
+
+// A change of the error model that gives the program's numbers on these inputs as the one
+// catalogue mistake named on it (`of`) does: confirm_diagnoses tells the two apart on other inputs;
+// where they stay alike but are not the same slip on every input the proof tries, both are said.
+struct Rival {
+    std::string of;           // the catalogue mistake's id
+    Explanation explanation;  // the change's id, and the parts it changes
+    Text words;               // the change's words (which operation, which way)
+};
 // Names it on its parts: `diagnosis` for one mistake, `diagnoses` for two (a part already named,
 // or following from the student's own earlier values, keeps what it was told).
 void name_explanation(std::vector<PartResult>& parts, const Explanation& explanation);
@@ -178,9 +187,15 @@ void forgive_float_rounding(std::vector<GivenPart>& parts);
 // `max_model_tie`, as one tie; more, or an exercise with no variants to confirm on, none.
 // confirm_diagnoses then keeps the name only where the program's numbers on other inputs are the
 // same change's again.
+// Where one catalogue mistake is named instead, the changes that reproduce the whole program as it
+// does are returned as its rivals, for the confirmation to tell apart (never named here).
 inline constexpr std::size_t model_changes_per_wrong_part = 150, max_model_tie = 3;
-void explain_by_error_model(std::vector<GivenPart>& parts, const Exercise& exercise, const InputList& inputs,
-                            const std::map<std::string, Values>& mistakes);
+std::vector<Rival> explain_by_error_model(std::vector<GivenPart>& parts, const Exercise& exercise, const InputList& inputs,
+                                          const std::map<std::string, Values>& mistakes);
+
+// What is said of slips that give the printed numbers: one's words ("your numbers are what you
+// get when, ..."), or a tie's, each by its id ("a|b") and words.
+Diagnosis slips_diagnosis(const std::vector<std::pair<std::string, Text>>& slips);
 
 // The diagnoses a part carries: `diagnosis`, or the two of `diagnoses`.
 std::vector<Diagnosis> named_diagnoses(const PartResult& part);

@@ -199,7 +199,7 @@ std::optional<std::string> closest_name(std::string_view name, const std::vector
 // per declared mistake) are computed only when some part is wrong, a pair's only when no single
 // mistake explains the program. Returns the candidates it could not tell apart.
 static std::vector<Explanation> diagnose(const Exercise& exercise, const InputList& inputs, const ProgramOutput& parsed,
-                                         const Values& expected, std::vector<PartResult>& parts) {
+                                         const Values& expected, std::vector<PartResult>& parts, std::vector<Rival>& rivals) {
     std::vector<GivenPart> given;
     bool any_wrong = false;
     for (std::size_t i = 0; i < parts.size() && i < exercise.answers.size(); ++i) {
@@ -224,7 +224,7 @@ static std::vector<Explanation> diagnose(const Exercise& exercise, const InputLi
         });
         if (candidates.empty()) candidates = diagnose_pairs(given, mistakes, pairs);
     }
-    if (any_wrong && candidates.empty()) explain_by_error_model(given, exercise, inputs, mistakes);  // what nobody declared
+    if (any_wrong && candidates.empty()) rivals = explain_by_error_model(given, exercise, inputs, mistakes);  // what nobody declared
     if (any_wrong && !exercise.properties.empty()) try {
             note_broken_properties(given, exercise.properties, parse_inputs(input_text(inputs), exercise.id + " inputs"));
         } catch (const std::exception&) {
@@ -261,7 +261,7 @@ ExerciseResult grade_output(const Exercise& exercise, const InputList& inputs, s
             r.parts.push_back(grade_part(spec, given == parsed.answers.end() ? nullptr : &given->second, want->second, options));
         }
     }
-    if (options.tutor) r.candidates = diagnose(exercise, inputs, parsed, expected, r.parts);
+    if (options.tutor) r.candidates = diagnose(exercise, inputs, parsed, expected, r.parts, r.rivals);
     r.output = std::string(output);
     if (options.follow_through)
         for (PartResult& p : r.parts)

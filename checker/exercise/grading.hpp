@@ -40,6 +40,9 @@ struct ExerciseResult {
     // Explanations that fit the program alike on these inputs, named on no part: confirm_diagnoses
     // names the one its runs on other inputs keep, if exactly one (never shown otherwise).
     std::vector<Explanation> candidates;
+    // Changes of the error model that fit the program here as the catalogue mistake named does:
+    // confirm_diagnoses tells them apart from it, or says both (never shown otherwise).
+    std::vector<Rival> rivals;
     std::vector<std::filesystem::path> stored;  // the cache files its compile wrote (none when cached)
 
     const PartResult* first_failing_part() const;
@@ -105,6 +108,10 @@ std::vector<std::string> mark_printed_constants(ExerciseResult& variant, const E
 
 // Variants a named mistake must reproduce the student's numbers on.
 inline constexpr int confirming_variants = 2;
+// A rival change (Rival) is the catalogue mistake's own slip when it gives the mistake's numbers
+// on the parts named, on the book's inputs and variants 1 to this (validate's proof tries as many:
+// ValidateSettings::mistake_seeds); it is then said in the catalogue's words alone.
+inline constexpr int same_slip_variants = 20;
 
 // Confirms every explanation named in `result` (a mistake made rather than read off the expected
 // value, or two made at once) and decides between its candidates, on `confirming_variants`
@@ -114,7 +121,10 @@ inline constexpr int confirming_variants = 2;
 // inputs; an explanation holds there when it is named there again (or is a candidate there), or
 // its answers there are the program's, or it changes nothing there and the program is right there.
 // A named one that does not hold is dropped; of the candidates, the one that holds everywhere is
-// named when it is the only one, otherwise none is. Deterministic: the same student, exercise and
+// named when it is the only one, otherwise none is. A catalogue mistake's rivals (Rival) are told
+// apart from it alike: a rival that holds where the mistake does not is named instead (a tie of up
+// to max_model_tie that hold); one that holds beside it and is not its slip (same_slip_variants)
+// makes the name a tie of both; more than max_model_tie such, and none is named. Deterministic: the same student, exercise and
 // program give the same inputs and the same words.
 void confirm_diagnoses(const Exercise& exercise, ExerciseResult& result, const std::string& student,
                        const std::function<ExerciseResult(const InputList&)>& rerun);

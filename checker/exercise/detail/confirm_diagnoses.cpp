@@ -2,9 +2,13 @@
 // book's inputs, or one of several that fit there alike, must reproduce the program's numbers on
 // variants chosen to tell the explanations apart. Never named by coincidence.
 #include "checker/exercise/grading.hpp"
+#include "checker/exercise/mistake_catalogue.hpp"
 #include "checker/exercise/variants.hpp"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <set>
 
 namespace blockcheck {
@@ -96,10 +100,10 @@ bool undefined_here(const Values& made, const Values& right) {
     });
 }
 
-// True when every explanation changes an answer on the case, with values a program can print, and
-// no two give the same answers.
-bool tells_apart(const ConfirmingCase& c) {
-    for (std::size_t i = 0; i < c.made.size(); ++i) {
+// True when every explanation (of the first `count`) changes an answer on the case, with values a
+// program can print, and no two give the same answers.
+bool tells_apart(const ConfirmingCase& c, std::size_t count) {
+    for (std::size_t i = 0; i < count && i < c.made.size(); ++i) {
         if (c.made[i].empty() || !shows(c.made[i].front(), c.answers.answers) ||
             undefined_here(c.made[i].front(), c.answers.answers))
             return false;
@@ -109,29 +113,73 @@ bool tells_apart(const ConfirmingCase& c) {
     return true;
 }
 
+// The index of the catalogue mistake the rivals are of, among the explanations before `first_rival`;
+// `first_rival` when there are none.
+std::size_t rival_of(const std::vector<Explanation>& all, std::size_t first_rival, const std::vector<Rival>& rivals) {
+    for (std::size_t i = 0; !rivals.empty() && i < first_rival; ++i)
+        if (all[i].keys == std::vector{rivals.front().of}) return i;
+    return first_rival;
+}
+
+bool same_slip(const Exercise& exercise, const Explanation& x, const Explanation& rival);
+
+// True when rival `i` gives other answers than explanation `x` on the case.
+bool rival_apart(const ConfirmingCase& c, std::size_t x, std::size_t i) {
+    return !c.made[i].empty() && !c.made[x].empty() && !same_answers(c.made[i].front(), c.made[x].front());
+}
+
+// How many rivals (explanations from `first_rival`) give other answers than explanation `x` on the case.
+std::size_t rivals_apart(const ConfirmingCase& c, std::size_t x, std::size_t first_rival) {
+    std::size_t apart = 0;
+    for (std::size_t i = first_rival; x < first_rival && i < c.made.size(); ++i) apart += rival_apart(c, x, i);
+    return apart;
+}
+
 // The confirming cases: of the first `confirming_tries` variants seeded from the student and the
 // exercise (in the student edition, among those it carries), the first `confirming_variants` that
-// tell the explanations apart, completed in seed order by those that do not.
+// tell the explanations before `first_rival` apart (where explanation `x` has rivals, those that
+// tell the most of its rivals from it first), completed in seed order by those that do not. Then,
+// for each rival (from `first_rival`) these tell from `x` nowhere and that is not x's own slip, one
+// more case that does, looked for among the next `same_slip_variants` seeds.
 std::vector<ConfirmingCase> confirming_cases(const Exercise& exercise, const std::string& student,
-                                             const std::vector<Explanation>& all) {
+                                             const std::vector<Explanation>& all, std::size_t first_rival, std::size_t x) {
     const auto carried = exercise.expected->carried_variants();
-    std::vector<ConfirmingCase> apart, rest;
+    const bool rivals = first_rival < all.size() && x < first_rival;
     std::set<std::string> seen;
-    for (int k = 0; k < confirming_tries && static_cast<int>(apart.size()) < confirming_variants; ++k) {
+    auto case_of = [&](int k) -> std::optional<ConfirmingCase> {
         std::uint64_t seed = variant_seed(student + "/confirm/" + std::to_string(k), exercise.id);
         if (carried) seed = (*carried)[seed % carried->size()];
         ConfirmingCase c{variant_inputs(exercise, seed), {}, {}};
-        if (!seen.insert(case_key(c.inputs)).second) continue;
+        if (!seen.insert(case_key(c.inputs)).second) return std::nullopt;
         try {
             c.answers = expected_answers_and_mistakes(exercise, c.inputs);
         } catch (const std::exception&) {
-            continue;  // no answers here: no evidence either way
+            return std::nullopt;  // no answers here: no evidence either way
         }
-        for (const Explanation& x : all) c.made.push_back(explanation_answers(exercise, c.inputs, c.answers, x));
-        (tells_apart(c) ? apart : rest).push_back(std::move(c));
-    }
+        for (const Explanation& e : all) c.made.push_back(explanation_answers(exercise, c.inputs, c.answers, e));
+        return c;
+    };
+    std::vector<ConfirmingCase> apart, rest;
+    for (int k = 0; k < confirming_tries && (rivals || static_cast<int>(apart.size()) < confirming_variants); ++k)
+        if (std::optional<ConfirmingCase> c = case_of(k)) (tells_apart(*c, first_rival) ? apart : rest).push_back(std::move(*c));
+    std::stable_sort(apart.begin(), apart.end(), [&](const ConfirmingCase& a, const ConfirmingCase& b) {
+        return rivals_apart(a, x, first_rival) > rivals_apart(b, x, first_rival);
+    });
+    if (apart.size() > static_cast<std::size_t>(confirming_variants)) apart.resize(confirming_variants);
     for (std::size_t i = 0; apart.size() < static_cast<std::size_t>(confirming_variants) && i < rest.size(); ++i)
         apart.push_back(std::move(rest[i]));
+    for (std::size_t i = first_rival; rivals && i < all.size(); ++i) {
+        if (std::any_of(apart.begin(), apart.end(), [&](const ConfirmingCase& c) { return rival_apart(c, x, i); }) ||
+            same_slip(exercise, all[x], all[i]))
+            continue;
+        for (int k = confirming_tries; k < confirming_tries + same_slip_variants; ++k) {
+            std::optional<ConfirmingCase> c = case_of(k);
+            if (c && rival_apart(*c, x, i)) {
+                apart.push_back(std::move(*c));
+                break;
+            }
+        }
+    }
     return apart;
 }
 
@@ -142,7 +190,8 @@ bool named_again(const ExerciseResult& other, const std::vector<std::string>& id
         for (const Diagnosis& d : named_diagnoses(p)) there.insert(d.id);
     if (std::all_of(ids.begin(), ids.end(), [&](const std::string& id) { return there.count(id) > 0; })) return true;
     return std::any_of(other.candidates.begin(), other.candidates.end(),
-                       [&](const Explanation& c) { return explanation_ids(c) == ids; });
+                       [&](const Explanation& c) { return explanation_ids(c) == ids; }) ||
+           std::any_of(other.rivals.begin(), other.rivals.end(), [&](const Rival& r) { return r.explanation.keys == ids; });
 }
 
 // True when one of the answer sets `made` explains the program's output on the case (every part it
@@ -295,6 +344,81 @@ void unname(ExerciseResult& result, const std::vector<Explanation>& refuted) {
     }
 }
 
+// True when change `rival` gives catalogue mistake `x`'s numbers on x's parts on the book's inputs
+// and variants 1 to same_slip_variants: the mistake's own slip. Made once a pair and exercise (no
+// program runs: the reference and the tape alone).
+bool same_slip(const Exercise& exercise, const Explanation& x, const Explanation& rival) {
+    static std::mutex mutex;
+    static std::map<std::string, bool> known;
+    const std::string key = exercise.file.string() + "\n" + exercise.id + "\n" + exercise.variants.dump() + "\n" +
+                            case_key(exercise.inputs) + "\n" + x.keys.front() + "\n" + rival.keys.front();
+    {
+        const std::lock_guard lock(mutex);
+        if (auto it = known.find(key); it != known.end()) return it->second;
+    }
+    bool same = true;
+    for (int s = 0; same && s <= (exercise.variants.empty() ? 0 : same_slip_variants); ++s) {
+        try {
+            const InputList inputs = s ? variant_inputs(exercise, std::uint64_t(s)) : exercise.inputs;
+            const ExpectedCase c = expected_answers_and_mistakes(exercise, inputs);
+            const std::vector<Values> made = explanation_answers(exercise, inputs, c, x);
+            const std::optional<Values> changed = exercise.expected->model_change(exercise, inputs, rival.keys.front());
+            if (made.empty() && !changed) continue;
+            same = changed && std::any_of(made.begin(), made.end(), [&](const Values& v) {
+                       return !graded_apart(exercise, v, *changed, x.parts);
+                   });
+        } catch (const std::exception&) {
+            // no answers on these inputs: no evidence either way
+        }
+    }
+    const std::lock_guard lock(mutex);
+    return known.emplace(key, same).first->second;
+}
+
+// The slip's id and words as said in a tie: a catalogue mistake by what it changes, a change by its words.
+std::pair<std::string, Text> slip_words(const std::string& id, const std::vector<Rival>& rivals) {
+    for (const Rival& r : rivals)
+        if (r.explanation.keys.front() == id) return {id, r.words};
+    const MistakeEntry* entry = find_mistake(id);
+    return {id, entry ? entry->changes : mistake_message(id)};
+}
+
+// Says `slips` (one, or a tie) on `parts` where nothing else is said.
+void say_slips(ExerciseResult& result, const std::vector<std::string>& slips, const std::vector<std::string>& parts) {
+    std::vector<std::pair<std::string, Text>> words;
+    for (const std::string& id : slips) words.push_back(slip_words(id, result.rivals));
+    const Diagnosis said = slips_diagnosis(words);
+    for (PartResult& p : result.parts)
+        if (std::find(parts.begin(), parts.end(), p.name) != parts.end() && !p.follow_through) p.diagnosis = said;
+}
+
+// The catalogue mistake (`named[x]`) against its rivals (`all` from `first`), once `held` is known:
+// a rival that holds where the mistake does not is said instead; rivals holding beside it that are
+// not its slip make a tie with it; too many of either, and nothing is said.
+void settle_rivals(const Exercise& exercise, ExerciseResult& result, const std::vector<Explanation>& all,
+                   const std::vector<bool>& held, std::size_t first) {
+    if (result.rivals.empty()) return;
+    const std::string& of = result.rivals.front().of;
+    const std::size_t at = rival_of(all, first, result.rivals);
+    if (at == first) return;
+    const Explanation* x = &all[at];
+    const bool x_held = held[at];
+    std::vector<std::string> slips = x_held ? std::vector{of} : std::vector<std::string>{};
+    std::vector<std::string> parts = x->parts;
+    for (std::size_t i = first; i < all.size(); ++i)
+        if (held[i] && !(x_held && same_slip(exercise, *x, all[i]))) {
+            slips.push_back(all[i].keys.front());
+            if (!x_held) parts = all[i].parts;
+        }
+    if (slips.empty() || (x_held && slips.size() == 1)) return;  // the mistake alone, or nothing held
+    if (slips.size() > max_model_tie + (x_held ? 1 : 0)) {
+        for (PartResult& p : result.parts)
+            if (p.diagnosis && p.diagnosis->id == of) p.diagnosis.reset();
+        return;  // too many readings of the same numbers to say any
+    }
+    say_slips(result, slips, parts);
+}
+
 }  // namespace
 
 void confirm_diagnoses(const Exercise& exercise, ExerciseResult& result, const std::string& student,
@@ -309,11 +433,13 @@ void confirm_diagnoses(const Exercise& exercise, ExerciseResult& result, const s
     const auto carried = exercise.expected->carried_variants();
     std::vector<Explanation> all = named;
     all.insert(all.end(), candidates.begin(), candidates.end());
+    const std::size_t first_rival = all.size();
+    for (const Rival& r : result.rivals) all.push_back(r.explanation);
     std::vector<bool> held(all.size(), true);
     std::vector<bool> said(words.size(), true);
     std::vector<ExerciseResult> others;
     if (!exercise.variants.empty() && !(carried && carried->empty()))
-        for (const ConfirmingCase& c : confirming_cases(exercise, student, all)) {
+        for (const ConfirmingCase& c : confirming_cases(exercise, student, all, first_rival, rival_of(all, first_rival, result.rivals))) {
             others.push_back(rerun(c.inputs));
             const ExerciseResult& other = others.back();
             for (std::size_t i = 0; i < all.size(); ++i) held[i] = held[i] && holds_on(exercise, all[i], i, c, other);
@@ -332,9 +458,10 @@ void confirm_diagnoses(const Exercise& exercise, ExerciseResult& result, const s
     unname(result, refuted);
     // of the candidates, the one the other inputs keep, and only when it is the only one
     std::vector<const Explanation*> kept;
-    for (std::size_t i = named.size(); i < all.size(); ++i)
+    for (std::size_t i = named.size(); i < first_rival; ++i)
         if (held[i]) kept.push_back(&all[i]);
     if (kept.size() == 1) name_explanation(result.parts, *kept.front());
+    settle_rivals(exercise, result, all, held, first_rival);
 }
 
 }  // namespace blockcheck

@@ -1,12 +1,14 @@
 // The error model's search (diagnosis.hpp: explain_by_error_model): where the catalogue explains
 // nothing, the single changes of the reference's recorded computation (ExpectedAnswers::
-// model_changes) that reproduce the whole program are named, one, or a tie of a few; the
-// confirmation on other inputs (confirm_diagnoses) keeps the name only where the program's numbers
-// there are that change's again.
+// model_changes) that reproduce the whole program are named, one, or a tie of a few; where one
+// catalogue mistake is named, those changes are its rivals. The confirmation on other inputs
+// (confirm_diagnoses) keeps a name only where the program's numbers there are that change's again,
+// and tells a catalogue mistake from its rivals.
 #include "checker/exercise/diagnosis.hpp"
 #include "checker/exercise/exercise_set.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace blockcheck {
 namespace {
@@ -41,46 +43,80 @@ std::vector<std::vector<const ModelChange*>> alike_groups(const std::vector<cons
     return groups;
 }
 
-// The diagnosis naming `changes`: one change's words, or a tie's ("one of ...").
-Diagnosis model_diagnosis(const std::vector<const ModelChange*>& changes) {
-    if (changes.size() == 1)
-        return {changes.front()->id, {"your numbers are what you get when, " + changes.front()->words.en,
-                                      "你的数值正是这样算出来的：" + changes.front()->words.zh}};
-    Diagnosis d{"", {"your numbers fit each of these slips, and the inputs tried do not tell them apart: ",
-                     "你的数值与以下几种错误都相符，试过的输入无法区分它们："}};
-    for (std::size_t i = 0; i < changes.size(); ++i) {
-        d.id += (i ? "|" : "") + changes[i]->id;
-        d.message.en += (i ? "; or " : "") + changes[i]->words.en;
-        d.message.zh += (i ? "；或者" : "") + changes[i]->words.zh;
+// The one catalogue mistake named on the parts (a single id, not a pair, not read off the value);
+// nullopt when none or more than one.
+std::optional<std::string> sole_catalogue_name(const std::vector<GivenPart>& parts) {
+    std::optional<std::string> id;
+    for (const GivenPart& p : parts) {
+        if (p.result->diagnoses.size() == 2) return std::nullopt;
+        if (!p.result->diagnosis || derived_from_expected(p.result->diagnosis->id)) continue;
+        if (id && *id != p.result->diagnosis->id) return std::nullopt;
+        id = p.result->diagnosis->id;
     }
-    return d;
+    return id;
+}
+
+// The fitting changes as rivals of catalogue mistake `of`, each on the parts it changes.
+std::vector<Rival> rivals_of(const std::string& of, const std::vector<const ModelChange*>& fitting,
+                             const std::vector<GivenPart>& parts) {
+    std::vector<Rival> rivals;
+    for (const ModelChange* c : fitting) {
+        Rival r{of, {{c->id}, {}}, c->words};
+        for (const GivenPart& p : parts) {
+            auto changed = c->answers.find(p.spec->name);
+            if (p.given && p.expected && changed != c->answers.end() && changes_value(*p.spec, changed->second, *p.expected))
+                r.explanation.parts.push_back(p.spec->name);
+        }
+        rivals.push_back(std::move(r));
+    }
+    return rivals;
 }
 
 }  // namespace
 
-void explain_by_error_model(std::vector<GivenPart>& parts, const Exercise& exercise, const InputList& inputs,
-                            const std::map<std::string, Values>& mistakes) {
+Diagnosis slips_diagnosis(const std::vector<std::pair<std::string, Text>>& slips) {
+    if (slips.size() == 1)
+        return {slips.front().first, {"your numbers are what you get when, " + slips.front().second.en,
+                                      "你的数值正是这样算出来的：" + slips.front().second.zh}};
+    Diagnosis d{"", {"your numbers fit each of these slips, and the inputs tried do not tell them apart: ",
+                     "你的数值与以下几种错误都相符，试过的输入无法区分它们："}};
+    for (std::size_t i = 0; i < slips.size(); ++i) {
+        d.id += (i ? "|" : "") + slips[i].first;
+        d.message.en += (i ? "; or " : "") + slips[i].second.en;
+        d.message.zh += (i ? "；或者" : "") + slips[i].second.zh;
+    }
+    return d;
+}
+
+std::vector<Rival> explain_by_error_model(std::vector<GivenPart>& parts, const Exercise& exercise, const InputList& inputs,
+                                          const std::map<std::string, Values>& mistakes) {
     const std::vector<std::string> wrong = unexplained_wrong(parts);
-    if (wrong.empty() || exercise.variants.empty() || explained_by_catalogue(parts)) return;
+    if (wrong.empty() || exercise.variants.empty()) return {};
+    // a catalogue mistake named: the changes giving its numbers here are its rivals, else nothing
+    std::optional<std::string> catalogue;
+    if (explained_by_catalogue(parts) && !(catalogue = sole_catalogue_name(parts))) return {};
     std::vector<ModelChange> changes;
     try {
         changes = exercise.expected->model_changes(exercise, inputs, wrong, model_changes_per_wrong_part * wrong.size());
     } catch (const std::exception&) {
-        return;  // no tape for these inputs: nothing to say
+        return {};  // no tape for these inputs: nothing to say
     }
     std::map<std::string, Values> made;
     for (const ModelChange& c : changes) made.emplace(c.id, c.answers);
     std::vector<const ModelChange*> fitting;
     for (const std::string& id : explaining_mistakes(parts, made))
         fitting.push_back(&*std::find_if(changes.begin(), changes.end(), [&](const ModelChange& c) { return c.id == id; }));
-    if (fitting.empty()) return;
+    if (fitting.empty()) return {};
+    if (catalogue) return rivals_of(*catalogue, fitting, parts);
     std::vector<std::vector<const ModelChange*>> groups = alike_groups(fitting);
     std::vector<const ModelChange*> named;
     for (const auto& g : groups) named.insert(named.end(), g.begin(), g.end());
-    if (named.size() > max_model_tie) return;  // too many readings of the same numbers to say any
+    if (named.size() > max_model_tie) return {};  // too many readings of the same numbers to say any
     std::sort(named.begin(), named.end(), [](auto* a, auto* b) { return a->id < b->id; });
     // a change that is a catalogue entry on these inputs is said in the catalogue's words
-    Diagnosis said = model_diagnosis(named);
+    std::vector<std::pair<std::string, Text>> slips;
+    for (const ModelChange* c : named) slips.emplace_back(c->id, c->words);
+    Diagnosis said = slips_diagnosis(slips);
     if (groups.size() == 1)
         for (const auto& [key, values] : mistakes)
             if (!is_mistake_pair(key) && same_answers(values, named.front()->answers)) said = {mistake_id(key), mistake_message(key)};
@@ -92,6 +128,7 @@ void explain_by_error_model(std::vector<GivenPart>& parts, const Exercise& exerc
         p.result->diagnoses.clear();
         p.result->diagnosis = said;  // replaces a sign or a factor read off the value
     }
+    return {};
 }
 
 }  // namespace blockcheck

@@ -3,6 +3,7 @@
 // program and does so again on the confirming variants; a program the change explains on the
 // book's inputs alone is told nothing.
 #include "checker/course/mistake_programs.hpp"
+#include "checker/course/validate.hpp"
 #include "checker/exercise/diagnosis.hpp"
 #include "checker/exercise/grading.hpp"
 #include "checker/exercise/protocol.hpp"
@@ -70,4 +71,29 @@ TEST_CASE("error model: numbers a change gives on the book's inputs alone are no
     std::get<Real>(odd.at("last_pair_slowdown")) += Real("0.37");
     const ExerciseResult none = grade_output(e, e.inputs, synthetic_output(e, odd), {});
     CHECK(error_model_test::named_ids(none).empty());
+}
+
+TEST_CASE("error model: a change giving a catalogue mistake's numbers on the book's inputs is told apart from it, never named as it") {
+    // llama_ffn_width: leaving `+ multiple_of` out of the rounding up gives rounded_down's numbers
+    // except where two thirds of 4 C is a multiple already; a program making it is never told
+    // rounded_down alone (validate's proof named it so before), and rounded_down keeps its name
+    const Exercise& e = error_model_test::exercise("llama_ffn_width");
+    const std::string dropped = "tape:term_dropped:3c038996a5";  // in llama_ffn_hidden (the id validate reported)
+    REQUIRE(e.expected->model_change(e, e.inputs, dropped));
+    const ExerciseResult r = judge_made_program(
+        e, e.inputs, [&](const InputList& in) { return *e.expected->model_change(e, in, dropped); }, "test/error-model");
+    const std::vector<std::string> named = error_model_test::named_ids(r);
+    CHECK(!named.empty());
+    CHECK(std::find(named.begin(), named.end(), "rounded_down") == named.end());
+    for (const std::string& id : named) CHECK(id.find(dropped) != std::string::npos);
+    const ExerciseResult declared = judge_made_program(
+        e, e.inputs, [&](const InputList& in) { return made_program_answers(e, in, {"rounded_down"}); }, "test/error-model");
+    CHECK(error_model_test::named_ids(declared) == std::vector<std::string>{"rounded_down"});
+}
+
+TEST_CASE("error model: validate's proof names no single change wrong where a catalogue mistake fits it on the book's inputs") {
+    for (const char* id : {"stamp_relative_position", "ntk_vs_linear", "llama_ffn_width"}) {
+        CAPTURE(id);
+        CHECK(model_proof(error_model_test::exercise(id), ValidateSettings{}.mistake_seeds).wrong.empty());
+    }
 }
