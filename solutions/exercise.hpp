@@ -183,6 +183,14 @@ Value real_value(const ValueOf<S>& v) {
     }
 }
 
+// Numbers at Real (on the tape: the values recorded), for a plain comparison.
+template <class S>
+Vector<Real> real_values(const Vector<S>& v) {
+    Vector<Real> out;
+    for (const S& x : v) out.push_back(real_of(x));
+    return out;
+}
+
 // The inputs as scalar S: Real as they are, Taped as the tape's leaves.
 template <class S>
 S number_of(const Inputs& in, const std::string& name) {
@@ -211,6 +219,10 @@ ValueOf<S> boolean_of(bool b) {
     return ValueOf<S>(std::in_place_type<bool>, b);
 }
 inline Value choice(const char* letter) { return Value(Choice{letter}); }
+template <class S>
+ValueOf<S> choice_of(const char* letter) {
+    return ValueOf<S>(Choice{letter});
+}
 inline Value count(std::uint64_t n) { return Value(Real(static_cast<unsigned long long>(n))); }
 
 // Checked inputs the references of both chapters read.
@@ -238,6 +250,13 @@ inline const Vector<Real>& pair_input(const Inputs& in, const std::string& name)
     const Vector<Real>& v = in.vector(name);
     if (v.size() != 2) throw InputError("input '" + name + "' should be a vector of two coordinates");
     return v;
+}
+
+// The same as scalar S (two leaves of the tape).
+template <class S>
+Vector<S> pair_of(const Inputs& in, const std::string& name) {
+    pair_input(in, name);
+    return vector_of<S>(in, name);
 }
 
 // Two results are the same when they agree far below any printed digit:

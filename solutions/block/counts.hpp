@@ -41,17 +41,19 @@ N llama_ffn_hidden(CountOf<N> hidden, CountOf<N> multiple) {
 }
 
 // Every parameter of one pre-norm block without biases.
+template <class N = Count>
 struct BlockParameters {
-    Count attn_norm, q, k, v, o, ffn_norm, gate, up, down;
+    N attn_norm, q, k, v, o, ffn_norm, gate, up, down;
 
-    Count attention() const { return q + k + v + o; }
-    Count ffn() const { return gate + up + down; }
-    Count norms() const { return attn_norm + ffn_norm; }
-    Count total() const { return attention() + ffn() + norms(); }
+    N attention() const { return q + k + v + o; }
+    N ffn() const { return gate + up + down; }
+    N norms() const { return attn_norm + ffn_norm; }
+    N total() const { return attention() + ffn() + norms(); }
 };
 
-inline BlockParameters block_parameters(Count hidden, Count query_heads, Count kv_heads, Count head_dim,
-                                        Count ffn_hidden_size) {
+template <class N = Count>
+BlockParameters<N> block_parameters(CountOf<N> hidden, CountOf<N> query_heads, CountOf<N> kv_heads, CountOf<N> head_dim,
+                                    CountOf<N> ffn_hidden_size) {
     return {hidden,
             hidden * query_heads * head_dim,
             hidden * kv_heads * head_dim,

@@ -4,13 +4,15 @@
 
 namespace blockcheck {
 
-Values max_sequence_slots(const Inputs&) {
+template <class S>
+ValuesOf<S> max_sequence_slots(const Inputs&) {
     return {
-        {"proves_long_range_use", ch25::boolean(false)},   // same weights, same training
-        {"what_it_may_allow", ch25::choice("C")},          // a longer input buffer, if supported
-        {"what_it_does_not_prove", ch25::choice("A")},     // correct use of far clues
-        {"needed_test", ch25::choice("B")},                // move paired clues, fix the rest, every distance
+        {"proves_long_range_use", boolean_of<S>(false)},   // same weights, same training
+        {"what_it_may_allow", choice_of<S>("C")},          // a longer input buffer, if supported
+        {"what_it_does_not_prove", choice_of<S>("A")},     // correct use of far clues
+        {"needed_test", choice_of<S>("B")},                // move paired clues, fix the rest, every distance
     };
 }
+BLOCKCHECK_REFERENCE_AT_BOTH_SCALARS(max_sequence_slots)
 
 }  // namespace blockcheck

@@ -16,18 +16,18 @@ namespace blockcheck {
 
 // Worked examples. (A template is generic over the scalar: Real for the answers, Taped for the
 // tape the error model changes, solutions/tape.hpp.)
-Values rope_quarter_turn_table(const Inputs& in);   // table 25.1
+template <class S> ValuesOf<S> rope_quarter_turn_table(const Inputs& in);   // table 25.1
 template <class S> ValuesOf<S> rms_norm_vs_layer_norm(const Inputs& in);    // example 25.2
-Values swiglu_ffn_2d(const Inputs& in);             // example 25.3
+template <class S> ValuesOf<S> swiglu_ffn_2d(const Inputs& in);             // example 25.3
 template <class S> ValuesOf<S> ffn_parameter_counts(const Inputs& in);      // table 25.2
 
 // Exercises 25.6-1 .. 25.6-6.
-Values rope_later_positions(const Inputs& in);
+template <class S> ValuesOf<S> rope_later_positions(const Inputs& in);
 template <class S> ValuesOf<S> rms_norm_zero_row(const Inputs& in);
 template <class S> ValuesOf<S> rms_norm_shift(const Inputs& in);
-Values swiglu_identity_down(const Inputs& in);
+template <class S> ValuesOf<S> swiglu_identity_down(const Inputs& in);
 template <class S> ValuesOf<S> swiglu_matched_budget(const Inputs& in);
-Values max_sequence_slots(const Inputs& in);
+template <class S> ValuesOf<S> max_sequence_slots(const Inputs& in);
 
 // Small helpers shared by the chapter's references.
 namespace ch25 {
@@ -134,8 +134,9 @@ ValueOf<S> layer_norm_unit(const Inputs& in, const Vector<S>& x) {
 
 // The teaching plan turning `angle_degrees` counter-clockwise a position, through the turn's
 // switch (clockwise_rotation, position_off_by_one: rope_mistakes.hpp).
-inline Rope<Real> fixed_angle_rope(const Inputs& in, const Real& angle_degrees) {
-    Rope<Real> rope = blockcheck::fixed_angle_rope(radians(angle_degrees));
+template <class S>
+Rope<S> fixed_angle_rope(const Inputs& in, const S& angle_degrees) {
+    Rope<S> rope = blockcheck::fixed_angle_rope(radians(angle_degrees));
     in.mistake_on([&](std::string_view id) { return make_plan_mistake(rope, id); });
     return rope;
 }
@@ -149,8 +150,8 @@ inline GateActivation gate_activation(const Inputs& in) {
 
 // The gate and up weights as the FFN uses them.  Mistakes gate_up_swapped (W_u gates, W_g is
 // multiplied in), transposed_weights (W^T where W is meant; only square weights fit).
-inline std::pair<Matrix<Real>, Matrix<Real>> gate_and_up(const Inputs& in, const Matrix<Real>& w_gate,
-                                                         const Matrix<Real>& w_up) {
+template <class S>
+std::pair<Matrix<S>, Matrix<S>> gate_and_up(const Inputs& in, const Matrix<S>& w_gate, const Matrix<S>& w_up) {
     if (in.mistake("gate_up_swapped")) return {w_up, w_gate};
     if (in.mistake("transposed_weights")) {
         if (w_gate.rows != w_gate.cols) throw InputError("transposed weights do not fit non-square matrices");
@@ -160,7 +161,8 @@ inline std::pair<Matrix<Real>, Matrix<Real>> gate_and_up(const Inputs& in, const
 }
 
 // W_down as the FFN uses it.  Mistake transposed_weights: W_down^T as well (square only).
-inline Matrix<Real> down_as_used(const Inputs& in, const Matrix<Real>& w_down) {
+template <class S>
+Matrix<S> down_as_used(const Inputs& in, const Matrix<S>& w_down) {
     if (!in.mistake("transposed_weights")) return w_down;
     if (w_down.rows != w_down.cols) throw InputError("transposed weights do not fit non-square matrices");
     return transpose(w_down);
@@ -199,8 +201,9 @@ N matched_swiglu_width(const Inputs& in, const N& relu_ffn_hidden) {
 
 // How far the key at position n turns beyond the query at m, in steps: n - m.  Mistake
 // difference_reversed: m - n.
-inline Real relative_steps(const Inputs& in, long query_position, long key_position) {
-    return Real(in.mistake("difference_reversed") ? query_position - key_position : key_position - query_position);
+template <class S>
+S relative_steps(const Inputs& in, const S& query_position, const S& key_position) {
+    return in.mistake("difference_reversed") ? S(query_position - key_position) : S(key_position - query_position);
 }
 
 }  // namespace ch25

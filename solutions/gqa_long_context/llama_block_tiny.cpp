@@ -4,9 +4,10 @@
 
 namespace blockcheck {
 
-Values llama_block_tiny(const Inputs& in) {
-    const companion::TinyBlock b = companion::read_tiny_block(in);
-    Trace<Real> trace;
+template <class S>
+ValuesOf<S> llama_block_tiny(const Inputs& in) {
+    const companion::TinyBlock<S> b = companion::read_tiny_block<S>(in);
+    Trace<S> trace;
     // the student's own stages, when a step is judged from them
     const std::pair<const char*, const char*> stages[] = {{"attention_input", "N"}, {"residual", "R"}, {"ffn_input", "M"}};
     for (const auto& [answer, stage] : stages)
@@ -19,5 +20,6 @@ Values llama_block_tiny(const Inputs& in) {
         {"output", trace.at("output")},      // R + FFN(M)
     };
 }
+BLOCKCHECK_REFERENCE_AT_BOTH_SCALARS(llama_block_tiny)
 
 }  // namespace blockcheck

@@ -34,19 +34,19 @@ template <class S> ValuesOf<S> kv_cache_budget(const Inputs& in);
 
 // SwiGLU's cost and LLaMA's FFN width.
 template <class S> ValuesOf<S> llama_ffn_width(const Inputs& in);                // worked example
-Values llama_block_parameters(const Inputs& in);
+template <class S> ValuesOf<S> llama_block_parameters(const Inputs& in);
 
 // The LLaMA block on a tiny configuration.
-Values llama_block_tiny(const Inputs& in);               // worked example
-Values block_position_shift(const Inputs& in);
+template <class S> ValuesOf<S> llama_block_tiny(const Inputs& in);               // worked example
+template <class S> ValuesOf<S> block_position_shift(const Inputs& in);
 
 // The companion's Python demo: RoPE then plain softmax attention.
-Values rope_attention_demo(const Inputs& in);            // worked example
-Values rope_write_back_layout(const Inputs& in);
+template <class S> ValuesOf<S> rope_attention_demo(const Inputs& in);            // worked example
+template <class S> ValuesOf<S> rope_write_back_layout(const Inputs& in);
 
 // Misconceptions and interview questions.
-Values misconceptions_by_numbers(const Inputs& in);
-Values interview_questions(const Inputs& in);
+template <class S> ValuesOf<S> misconceptions_by_numbers(const Inputs& in);
+template <class S> ValuesOf<S> interview_questions(const Inputs& in);
 
 // Small helpers shared by the companion's references.
 namespace companion {
@@ -180,14 +180,7 @@ N ffn_width(const Inputs& in, const N& hidden, const N& multiple) {
 }
 
 // A count the student printed for answer `name`, when a step is judged from it (else `computed`);
-// InputError for a value that is no count.
-inline Count given_count(const Inputs& in, const std::string& name, Count computed) {
-    using std::floor;
-    const Real n = in.given_or(name, Real(static_cast<unsigned long long>(computed)));
-    if (n < 0 || floor(n) != n || n > Real("1e18")) throw InputError("the given '" + name + "' is not a count");
-    return static_cast<Count>(n.convert_to<unsigned long long>());
-}
-// The same on a scalar: the student's count, checked, or the computed one.
+// InputError for a value that is no count. On the tape, the computed one.
 template <class S>
 S given_count(const Inputs& in, const std::string& name, const S& computed) {
     if constexpr (std::is_same_v<S, Real>) {

@@ -4,10 +4,11 @@
 
 namespace blockcheck {
 
-Values rope_attention_demo(const Inputs& in) {
-    const companion::AttentionDemo d = companion::read_attention_demo(in);
-    const Matrix<Real> q = companion::rotated(in, d, d.q, true);  // written back as two halves
-    const Matrix<Real> k = companion::rotated(in, d, d.k, true);
+template <class S>
+ValuesOf<S> rope_attention_demo(const Inputs& in) {
+    const companion::AttentionDemo<S> d = companion::read_attention_demo<S>(in);
+    const Matrix<S> q = companion::rotated(in, d, d.q, true);  // written back as two halves
+    const Matrix<S> k = companion::rotated(in, d, d.k, true);
     return {
         {"q_rotated", q},
         {"k_rotated", k},
@@ -17,5 +18,6 @@ Values rope_attention_demo(const Inputs& in) {
                                                        HeadLayout{d.heads, d.heads, d.head_dim})},
     };
 }
+BLOCKCHECK_REFERENCE_AT_BOTH_SCALARS(rope_attention_demo)
 
 }  // namespace blockcheck
