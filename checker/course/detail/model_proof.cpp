@@ -193,7 +193,7 @@ std::string model_proof_doc(const std::vector<const Exercise*>& exercises, int s
         "| changes | named | tied | invisible | left over | named wrong |\n|---|---|---|---|---|---|\n"
         "| {} | {} | {} | {} | {} | {} |\n{}{}",
         seeds, max_model_tie, all.total(), all.named, all.tied, all.invisible, all.left_over, all.wrong, rows,
-        untaped.empty() ? "" : "\nNot on the tape (references written for Real alone; none of their slips is searched): " + untaped + ".\n");
+        untaped.empty() ? "" : "\nNot searched (a reference not on the tape yet, or one with no arithmetic to change: choices and true/false): " + untaped + ".\n");
 }
 
 }  // namespace blockcheck
