@@ -4,6 +4,7 @@
 #include "checker/batch/archive.hpp"
 
 #include "checker/common/fd.hpp"
+#include "checker/outputs/student_id.hpp"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -68,31 +69,6 @@ void make_folders(const fs::path& root, const fs::path& relative, const std::str
     }
 }
 
-// Whether a link at `entry` (a normalised relative path) pointing to `target` stays inside.
-bool link_stays_inside(const fs::path& entry, std::string_view target) {
-    if (target.empty() || target.front() == '/') return false;
-    std::size_t depth = 0;
-    for (const fs::path& part : entry.parent_path()) {
-        (void)part;
-        ++depth;
-    }
-    std::string text(target);
-    std::replace(text.begin(), text.end(), '\\', '/');
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t end = std::min(text.find('/', start), text.size());
-        const std::string_view part(text.data() + start, end - start);
-        if (part == "..") {
-            if (depth == 0) return false;
-            --depth;
-        } else if (!part.empty() && part != ".") {
-            ++depth;
-        }
-        start = end + 1;
-    }
-    return true;
-}
-
 class Extractor {
 public:
     Extractor(const fs::path& archive, const fs::path& target, const ArchiveLimits& limits)
@@ -130,56 +106,62 @@ private:
         return text ? text : "unknown error";
     }
 
+    // One entry: written when it is a folder or a regular file whose name stays inside; any other
+    // (a link of any kind, a device, a name that leaves the folder, content past the byte cap) is
+    // not written, and `skipped` says why, naming it: the rest of the archive is still unpacked.
     void entry_(archive* reader, archive_entry* entry) {
         const char* raw = archive_entry_pathname(entry);
         const std::string name = raw ? raw : "";
         if (++result_.files > limits_.max_files)
-            throw ArchiveError(name_ + ": more than " + std::to_string(limits_.max_files) + " entries");
-        const std::string where = name_ + ": entry '" + name + "'";
+            throw ArchiveError(printable_id(name_) + ": more than " + std::to_string(limits_.max_files) + " entries");
+        const std::string shown = printable_id(name);
+        const bool folder = archive_entry_filetype(entry) == AE_IFDIR;
         fs::path relative;
         try {
             relative = safe_entry_path(name, limits_);
         } catch (const ArchiveError& e) {
-            throw ArchiveError(where + ": " + e.what());
+            if (folder && std::string_view(e.what()) == "empty path") return;  // "./", the top itself
+            return skip_(shown, e.what() + std::string(": not unpacked"));
         }
-        if (const char* hard = archive_entry_hardlink(entry)) {
-            try {
-                safe_entry_path(hard, limits_);
-            } catch (const ArchiveError&) {
-                throw ArchiveError(where + " is a hard link to '" + hard + "', outside the submission");
-            }
-            result_.skipped.push_back(relative.string());
-            return;
-        }
+        if (const char* hard = archive_entry_hardlink(entry))
+            return skip_(shown, "a hard link to '" + printable_id(hard) + "': links are not unpacked");
+        const std::string where = printable_id(name_) + ": entry '" + shown + "'";
         switch (archive_entry_filetype(entry)) {
             case AE_IFDIR: make_folders(target_, relative, where); return;
-            case AE_IFREG: write_file_(reader, relative, where); return;
+            case AE_IFREG: return write_file_(reader, relative, shown, where);
             case AE_IFLNK: {
                 const char* to = archive_entry_symlink(entry);
-                if (!to || !link_stays_inside(relative, to))
-                    throw ArchiveError(where + " is a link to '" + (to ? to : "") + "', outside the submission");
-                result_.skipped.push_back(relative.string());
-                return;
+                return skip_(shown, "a link to '" + printable_id(to ? to : "") + "': links are not unpacked");
             }
-            default: result_.skipped.push_back(relative.string()); return;  // devices, fifos, sockets
+            default: return skip_(shown, "a device, pipe or socket: not unpacked");
         }
     }
 
-    void write_file_(archive* reader, const fs::path& relative, const std::string& where) {
+    void skip_(const std::string& shown, const std::string& why) { result_.skipped.push_back(shown + ": " + why); }
+
+    // A regular file's content, counted as read: the file that passes the byte cap is removed again,
+    // and no later file is written (each is listed as skipped).
+    void write_file_(archive* reader, const fs::path& relative, const std::string& shown, const std::string& where) {
+        const std::string cap = std::to_string(limits_.max_total_bytes >> 20) + " MiB";
+        if (over_cap_) return skip_(shown, "not unpacked: the archive's files pass " + cap + " before it");
         make_folders(target_, relative.parent_path(), where);
         const fs::path path = target_ / relative;
-        const Fd file(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644));
+        Fd file(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644));
         if (!file) throw ArchiveError(where + ": cannot be written: " + std::strerror(errno));
         const int fd = file.get();
+        const std::size_t before = result_.bytes;
         char buffer[1 << 16];
         for (;;) {
             const la_ssize_t n = archive_read_data(reader, buffer, sizeof buffer);
             if (n == 0) return;
             if (n < 0) throw ArchiveError(where + ": cannot be read (" + error_of(reader) + ")");
             result_.bytes += static_cast<std::size_t>(n);
-            if (result_.bytes > limits_.max_total_bytes)
-                throw ArchiveError(name_ + ": unpacks to more than " + std::to_string(limits_.max_total_bytes >> 20) +
-                                   " MiB");
+            if (result_.bytes > limits_.max_total_bytes) {
+                file = Fd();
+                ::unlink(path.c_str());
+                result_.bytes = before, over_cap_ = true;
+                return skip_(shown, "unpacks past " + cap + " (the limit of a submission): not unpacked");
+            }
             for (la_ssize_t done = 0; done < n;) {
                 const ssize_t w = ::write(fd, buffer + done, static_cast<std::size_t>(n - done));
                 if (w < 0 && errno == EINTR) continue;
@@ -193,6 +175,7 @@ private:
     fs::path target_;
     const ArchiveLimits& limits_;
     Unpacked result_;
+    bool over_cap_ = false;  // a file passed max_total_bytes: nothing more is written
 };
 
 }  // namespace

@@ -25,7 +25,9 @@ struct ArchiveError : std::runtime_error {
 
 struct Unpacked {
     std::size_t files = 0, bytes = 0;
-    std::vector<std::string> skipped;  // entries not written: links that stay inside, devices, fifos
+    // Entries not written, each "NAME: why" (NAME printable): links of any kind, devices, fifos,
+    // names that leave the folder or are absolute, files past max_total_bytes.
+    std::vector<std::string> skipped;
 };
 
 // Whether a file name is one this module reads: .zip, .tar.gz, .tgz or .tar (any case).
@@ -35,11 +37,12 @@ bool is_archive_name(std::string_view file_name);
 std::string archive_stem(std::string_view file_name);
 
 // Unpacks `archive` into `target` (created; it must not exist yet or be empty). Regular files are
-// written with mode 0644 and folders 0755. An entry whose name is absolute or climbs out with
-// `..`, a symbolic or hard link whose target lies outside the folder, too many files or bytes, or
-// an archive libarchive cannot read is an ArchiveError; the folder is then removed again, so a
-// bad archive leaves nothing behind. Links that stay inside are skipped, not created: a source
-// file is always a regular file.
+// written with mode 0644 and folders 0755. Links are never created, and an entry whose name is
+// absolute or climbs out with `..` is never written: such entries, devices and fifos are skipped,
+// each listed with the reason, and the rest is unpacked. Files are counted as read: the one that
+// passes max_total_bytes is removed and no later one is written (listed too). More than max_files
+// entries, or an archive libarchive cannot read, is an ArchiveError naming the archive; the folder
+// is then removed again, so a bad archive leaves nothing behind.
 Unpacked extract_archive(const std::filesystem::path& archive, const std::filesystem::path& target,
                          const ArchiveLimits& limits = {});
 

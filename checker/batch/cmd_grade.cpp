@@ -267,7 +267,12 @@ int gradescope(const Context& context, const GradeOptions& o) {
             fs::remove_all(path, ignored);
         }
     } remove{work};
-    const std::vector<Submission> one{{gradescope_submitter(metadata), submission, false}};
+    std::string metadata_problem;
+    const std::vector<Submission> one{{gradescope_submitter(metadata, &metadata_problem), submission, false}};
+    if (!metadata_problem.empty())  // the grader's log (stdout_visibility: hidden); the submission is graded all the same
+        fmt::print(stderr, "blockcheck: {}\n",
+                   tr_format(context.lang, "{problem}; graded as 'submission' (its variants seeded by that name)",
+                             "{problem}；按 'submission' 评分（变体以此名为种子）", fmt::arg("problem", metadata_problem)));
     // One run on the given inputs; with --variants a second on the book's, as visible feedback.
     auto graded_with = [&](bool variants) {
         GradeOptions options = o;

@@ -19,6 +19,7 @@ namespace {
 
 constexpr std::size_t max_walk_entries = 20000;  // entries looked at in one submission folder
 constexpr std::size_t max_strays_named = 500;     // misnamed *.cpp files compared with the exercises' names
+constexpr std::size_t max_skipped_named = 10;     // archive entries not unpacked, named one by one in the notes
 
 bool skipped_folder(const std::string& name) { return name.starts_with(".") || name == "__MACOSX"; }
 
@@ -75,8 +76,10 @@ fs::path submission_folder(const Submission& submission, const fs::path& unpack_
     if (!submission.archive) return submission.path;
     fs::create_directories(unpack_to.parent_path());
     const Unpacked unpacked = extract_archive(submission.path, unpack_to);
-    if (!unpacked.skipped.empty())
-        notes.push_back(fmt::format("{} entries of the archive were not unpacked (links, devices)", unpacked.skipped.size()));
+    for (std::size_t i = 0; i < unpacked.skipped.size() && i < max_skipped_named; ++i)
+        notes.push_back("archive entry " + unpacked.skipped[i]);
+    if (unpacked.skipped.size() > max_skipped_named)
+        notes.push_back(fmt::format("and {} more entries of the archive not unpacked", unpacked.skipped.size() - max_skipped_named));
     return unpack_to;
 }
 
@@ -152,6 +155,7 @@ Sources find_sources(const fs::path& folder, const ExerciseSet& set, bool accept
     std::map<std::string, std::vector<std::size_t>> by_name;
     for (std::size_t i = 0; i < set.all().size(); ++i) by_name[set.all()[i].file_name()].push_back(i);
     std::vector<std::vector<fs::path>> candidates(set.all().size());
+    std::vector<std::vector<fs::path>> unread(set.all().size());  // of the exercise's name, but a link or not a regular file
     Sources found;
     std::error_code ec;
     fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec), end;
@@ -178,12 +182,11 @@ Sources find_sources(const fs::path& folder, const ExerciseSet& set, bool accept
             if (stray) strays.push_back(relative);
             continue;
         }
-        if (fs::is_symlink(status)) {
-            found.notes.push_back(relative.generic_string() + " is a link; links are not graded; hand in the file");
-            continue;
-        }
-        if (!fs::is_regular_file(status)) {
-            found.notes.push_back(relative.generic_string() + " is not a regular file: ignored");
+        if (fs::is_symlink(status) || !fs::is_regular_file(status)) {
+            found.notes.push_back(relative.generic_string() +
+                                  (fs::is_symlink(status) ? " is a link; links are not graded; hand in the file"
+                                                          : " is not a regular file: ignored"));
+            for (std::size_t i : match->second) unread[i].push_back(relative);
             continue;
         }
         for (std::size_t i : match->second) candidates[i].push_back(relative);
@@ -192,13 +195,15 @@ Sources find_sources(const fs::path& folder, const ExerciseSet& set, bool accept
     found.file.resize(set.all().size());
     found.relative.resize(set.all().size());
     for (std::size_t i = 0; i < candidates.size(); ++i) {
-        auto& c = candidates[i];
+        // No regular file of its name: the best placed link or special file stands for it, so that
+        // read_program refuses it by name on every part (not "no file named ...").
+        auto& c = candidates[i].empty() ? unread[i] : candidates[i];
         if (c.empty()) continue;
         const Exercise& e = set.all()[i];
         std::sort(c.begin(), c.end(), [&](const fs::path& a, const fs::path& b) { return rank(e, a) < rank(e, b); });
         found.relative[i] = c.front().generic_string();
         found.file[i] = folder / c.front();
-        if (c.size() > 1)
+        if (c.size() > 1 && !candidates[i].empty())
             found.notes.push_back(fmt::format("{} files named {}; graded {}", c.size(), e.file_name(), found.relative[i]));
     }
     return found;

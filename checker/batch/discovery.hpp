@@ -59,6 +59,8 @@ constexpr std::size_t max_misnamed_listed = 10;
 // Walks `folder` without following links (hidden folders and __MACOSX skipped, at most 20000
 // entries); a regular file of an exercise's name is a candidate, and of several the best placed
 // wins: the full path chapters/ch25/x.cpp beats ch25/x.cpp beats anywhere, then shallower, then by name.
+// A link or special file of that name is noted; with no regular file of the name it stands as the
+// exercise's file, so that read_program refuses it by name (the exercise's parts say why).
 // A *.cpp file named after no exercise of the book is listed in `misnamed` with the closest
 // exercise file name of the set; with `accept_near_names` it is graded as that exercise when the
 // exercise has no file of its own name. Only the first 500 such files by path are compared.

@@ -3,6 +3,7 @@
 #include "checker/common/files.hpp"
 #include "checker/common/json_exact.hpp"
 #include "checker/outputs/sandbox_policy.hpp"
+#include "checker/outputs/student_id.hpp"
 
 namespace blockcheck {
 
@@ -28,7 +29,9 @@ std::string diagnosis_text(const PartRecord& p, Lang lang) {
 
 // The feedback of a part wrong on the book's inputs too (ExerciseRecord::book_parts): no points.
 Json book_part_test(const ExerciseRecord& ex, const PartRecord& p, Lang lang) {
-    return {{"name", book_test_name(ex.id + ": " + p.name, lang)}, {"status", "failed"}, {"output", p.message + diagnosis_text(p, lang)}};
+    return {{"name", book_test_name(ex.id + ": " + p.name, lang)},
+            {"status", "failed"},
+            {"output", printable_text(p.message + diagnosis_text(p, lang))}};
 }
 
 }  // namespace
@@ -41,13 +44,13 @@ Json gradescope_json(const StudentRecord& s, Lang lang) {
         bool first = true;
         for (const PartRecord& p : ex.parts) {
             std::string output = (s.error.empty() ? p.message : unreadable) + diagnosis_text(p, lang);
-            if (first && !ex.note.empty() && s.error.empty() && p.verdict != "correct") output += "\n\n" + ex.note;
+            if (first && !ex.note.empty() && ex.note != p.message && s.error.empty() && p.verdict != "correct") output += "\n\n" + ex.note;
             if (ex.variant && first) output += tr_format(lang, "\n(inputs of variant {})", "\n（变体 {} 的输入）", *ex.variant);
             tests.push_back({{"name", ex.id + ": " + p.name},
                              {"score", p.score},
                              {"max_score", p.max_score},
                              {"status", p.verdict == "correct" || (p.verdict == "grader_fault" && !ex.fault_repeated) ? "passed" : "failed"},
-                             {"output", output}});
+                             {"output", printable_text(output)}});
             first = false;
             for (const PartRecord& b : ex.book_parts)
                 if (b.name == p.name) tests.push_back(book_part_test(ex, b, lang));
@@ -66,7 +69,8 @@ Json gradescope_json(const StudentRecord& s, Lang lang) {
     if (s.misnamed_more)
         output += "\n" + misnamed_more_text(s.misnamed_more, lang);
     if (s.unsandboxed) output += "\n" + no_sandbox_student_note().in(lang);
-    return {{"score", s.score}, {"output", output}, {"tests", tests}};
+    // Every text a student controls (file names, compiler messages quoting the source) without a control byte.
+    return {{"score", s.score}, {"output", printable_text(output)}, {"tests", tests}};
 }
 
 Json gradescope_results(const StudentRecord& scored, const StudentRecord* book, Lang lang) {
@@ -96,8 +100,9 @@ Json gradescope_results(const StudentRecord& scored, const StudentRecord* book, 
             {"tests", tests}};
 }
 
-std::string gradescope_submitter(const std::filesystem::path& metadata) {
-    if (!std::filesystem::exists(metadata)) return "submission";
+std::string gradescope_submitter(const std::filesystem::path& metadata, std::string* problem) {
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(metadata, ec))) return "submission";
     try {
         const nlohmann::json m = parse_json(read_user_file(metadata, max_json_file_bytes), metadata.string());
         for (const auto& user : m.at("users"))
@@ -106,7 +111,8 @@ std::string gradescope_submitter(const std::filesystem::path& metadata) {
                     std::string id = user[field].is_string() ? user[field].get<std::string>() : user[field].dump();
                     if (!id.empty()) return id;
                 }
-    } catch (const std::exception&) {
+    } catch (const std::exception& bad) {
+        if (problem) *problem = printable_id(bad.what());
     }
     return "submission";
 }

@@ -35,7 +35,9 @@ nlohmann::ordered_json gradescope_results(const StudentRecord& scored, const Stu
 nlohmann::ordered_json gradescope_refusal(Lang lang);
 
 // The id a Gradescope submission's variants are seeded with: the first user's email, sid or id
-// in submission_metadata.json; "submission" when the file is missing or holds none.
-std::string gradescope_submitter(const std::filesystem::path& metadata);
+// in submission_metadata.json; "submission" when the file is missing or holds none. When the file
+// cannot be read or parsed (a pipe, a link to a device, too large, nested too deep), `problem`
+// gets why, naming the file, and "submission" is returned.
+std::string gradescope_submitter(const std::filesystem::path& metadata, std::string* problem = nullptr);
 
 }  // namespace blockcheck

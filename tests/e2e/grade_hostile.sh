@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End to end, `blockcheck grade` on a class with a hostile student for every way a program can
-# misbehave (tests/hostile/*.cpp, one exercise each, the rest solved) and two hostile archives:
+# misbehave (tests/hostile/*.cpp, one exercise each, the rest solved) and two hostile archives
+# (their ../ entry and links never written, the rest graded):
 # each case is contained, classified, and costs exactly its own exercise; the honest students'
 # scores do not move; nothing is written outside the jail; nobody sees anybody else's files;
 # no program reads its first process's memory, uses a keyring or makes a namespace; the class
@@ -117,7 +118,7 @@ done
 for id in honest_dir honest_tgz; do [[ "$(score "$id")" == 49 ]] || fail "$id should score 49, got $(score "$id")"; done
 [[ "$(score templates)" == 0 ]] || fail "templates should score 0"
 # The hostile ids graded like everyone: 49 each (with the two honest students, six full marks).
-[[ $(grep -lE '^  "score": 49(\.0)?,' "$out"/results/*.json | wc -l) == 6 ]] || fail "the hostile ids should score 49 each"
+[[ $(grep -lE '^  "score": 49(\.0)?,' "$out"/results/*.json | wc -l) == 7 ]] || fail "the hostile ids, the honest two and dotdot should score 49 each"
 [[ $(ls "$out/results" | awk '{ print length($0) }' | sort -n | tail -1) -le 105 ]] || fail "a results file name is too long"
 grep -q '"student_hex": "626164fffe6964"' "$out"/results/*.json || fail "the invalid-UTF-8 id should be kept exactly"
 grep -q 'two\\x0Alines' "$ws/log.txt" || fail "the newline in an id should be escaped in the progress line"
@@ -128,14 +129,16 @@ for name in ..zip ...zip ...dots notes.txt; do
     grep -q "/$name: " "$ws/log.txt" || fail "the log should list the ignored $name"
 done
 echo "  ignored: $(grep -c '^  .*: a hidden name\|^  .*: neither' "$out/summary.txt") entries listed in summary.txt"
-for id in dotdot linkout; do
-    [[ $(json .status "$out/results/$id.json") == bad_submission ]] || fail "$id should be a bad submission"
-    [[ "$(score "$id")" == 0 ]] || fail "$id should score 0"
-done
-grep -q "leaves the submission folder" "$out/results/dotdot.json" || fail "dotdot: the error should name the ../ entry"
-grep -q "outside the submission" "$out/results/linkout.json" || fail "linkout: the error should name the link"
-echo "  dotdot: $(json .error "$out/results/dotdot.json")"
-echo "  linkout: $(json .error "$out/results/linkout.json")"
+# The hostile entries are never written, each named in the notes; the rest of the archive is graded.
+[[ "$(score dotdot)" == 49 ]] || fail "dotdot: the ../ entry is skipped and the rest scores 49, got $(score dotdot)"
+[[ "$(score linkout)" == $((49 - $(points swiglu_ffn_2d) - $(points rms_norm_zero_row))) ]] ||
+    fail "linkout: only the two linked exercises should be lost, got $(score linkout)"
+[[ $(json '.notes[0]' "$out/results/dotdot.json") == "archive entry ../escaped-dotdot.cpp: path leaves the submission folder: not unpacked" ]] ||
+    fail "dotdot: the note should name the ../ entry: $(json .notes "$out/results/dotdot.json")"
+json '.notes[]' "$out/results/linkout.json" | grep -qx "archive entry linkout/swiglu_ffn_2d.cpp: a link to '/etc/passwd': links are not unpacked" ||
+    fail "linkout: the note should name the link and its target: $(json .notes "$out/results/linkout.json")"
+echo "  dotdot: $(json '.notes[0]' "$out/results/dotdot.json")"
+echo "  linkout: $(json '.notes[0]' "$out/results/linkout.json")"
 grep -q "compiler ran out of time" "$out/results/bomb.json" || fail "the template bomb should be stopped by the compiler's time limit"
 
 # Nothing escaped: no file written outside the jail, nothing unpacked outside its folder. Without

@@ -27,7 +27,8 @@ std::optional<Text> source_refusal(const ProgramToJudge& program) {
     }
     std::error_code ec;
     if (::access(program.source.c_str(), R_OK) != 0) return Text{"the source cannot be read", "源文件无法读取"};
-    if (std::filesystem::file_size(program.source, ec) > max_submitted_source_bytes)
+    // a pipe or device has no size: read_program refuses it by name when the compile reads it
+    if (const auto size = std::filesystem::file_size(program.source, ec); !ec && size > max_submitted_source_bytes)
         return Text{"the source is larger than 1 MiB", "源文件超过 1 MiB"};
     return std::nullopt;
 }
