@@ -3,9 +3,11 @@
 #include "checker/common/files.hpp"
 #include "checker/common/hashing.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <exception>
 #include <optional>
@@ -57,12 +59,29 @@ std::optional<std::string> identity(const fs::path& file) {
            std::to_string(st.st_ctim.tv_sec) + "." + std::to_string(st.st_ctim.tv_nsec);
 }
 
+// The bytes of `file` when it is itself a regular file: a link planted in the cache is never read
+// through (nor is what it points to vouched for and then run), so its entry is rebuilt.
+std::optional<std::string> own_bytes(const fs::path& file) {
+    const Fd fd(::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    struct stat st{};
+    if (!fd || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::read(fd.get(), bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return std::nullopt;  // shrank or failed: not what was sealed
+        done += static_cast<std::size_t>(n);
+    }
+    return bytes;
+}
+
 std::string seal_tag(std::string_view inputs, const std::vector<fs::path>& files, SealOf of, bool& readable) {
     Hasher mac = Hasher::keyed(cache_secret());
     mac.field(seal_header).field(inputs).field(of == SealOf::bytes ? "bytes" : "identity");
     readable = true;
     for (const fs::path& file : files) {
-        const auto content = of == SealOf::bytes ? read_file_if_readable(file) : identity(file);
+        const auto content = of == SealOf::bytes ? own_bytes(file) : identity(file);
         readable = readable && content.has_value();
         mac.field(file.filename().string()).field(content.value_or(""));
     }

@@ -184,7 +184,7 @@ for f in "$out"/gradescope/*.json; do
                and ([.tests[] | select(has("max_score"))] | length > 0)' "$f") == true ]] \
         || fail "$f lacks score, output or tests with name, status and (when scored) max_score"
 done
-grep -q "timed_out" "$out/summary.txt" && grep -q "bad_submission" "$out/summary.txt" || fail "summary: verdict counts"
+grep -q "timed_out" "$out/summary.txt" && grep -q "compile_error" "$out/summary.txt" || fail "summary: verdict counts"
 echo "  forker: $(grep -o "forked [0-9]*" "$out/results/forker.json" || echo "no count")"
 
 # Issue 21: nothing of the runner or of earlier programs in a program's first process, no

@@ -90,6 +90,18 @@ TEST_CASE("compile cache: a binary planted under a program's key is rebuilt, nev
         fs::remove(fs::path(blank.binary.string() + ".seal"));
         CHECK(output_of(compile_program(dir.path / "blank.cpp", {}, cache)) == "template\n");
     }
+    SUBCASE("a link planted for the binary, to a copy of it elsewhere, is never followed: the entry is rebuilt") {
+        const CompileResult fresh = compile_program(dir.path / "blank.cpp", {}, cache);
+        REQUIRE(fresh.cached);
+        const fs::path elsewhere = dir.path / "elsewhere";
+        fs::copy_file(fresh.binary, elsewhere);  // the very bytes the seal vouches for
+        fs::remove(fresh.binary);
+        fs::create_symlink(elsewhere, fresh.binary);
+        const CompileResult rebuilt = compile_program(dir.path / "blank.cpp", {}, cache);
+        CHECK_FALSE(rebuilt.cached);
+        CHECK_FALSE(fs::is_symlink(rebuilt.binary));
+        CHECK(output_of(rebuilt) == "template\n");
+    }
     SUBCASE("a planted failure does not make a good program fail") {
         fs::remove(blank.binary);
         write_file_atomically(blank.binary.string() + ".fail", "blank.cpp:1:1: error: planted");
