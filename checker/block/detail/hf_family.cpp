@@ -36,7 +36,10 @@ const std::vector<Family>& families() {
          {{"head_dim", "256"}, {"hidden_activation", "\"gelu_pytorch_tanh\""}, {"query_pre_attn_scalar", "256"},
           {"sliding_window", "4096"}, {"sliding_window_pattern", "6"}, {"rope_theta", "1000000.0"},
           {"rope_local_base_freq", "10000.0"}}},
-        {"phi3", "Phi3Config", {{"rms_norm_eps", "1e-05"}}},
+        // Phi3Config always has original_max_position_embeddings, so LongRoPE reads it (not
+        // max_position_embeddings) wherever config.json leaves it out
+        {"phi3", "Phi3Config",
+         {{"rms_norm_eps", "1e-05"}, {"max_position_embeddings", "4096"}, {"original_max_position_embeddings", "4096"}}},
         {"olmo2", "Olmo2Config", {{"rms_norm_eps", "1e-05"}}},
     };
     return all;

@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <bit>
+#include <cstdint>
 #include <filesystem>
 #include <random>
 
@@ -99,6 +101,64 @@ TEST_CASE("the double-double dot product is within its bound at length 28672 and
         CHECK(three.values[i].hi == y.values[i].hi);
         CHECK(three.values[i].lo == y.values[i].lo);
     }
+}
+
+namespace {
+
+// The element-by-element product the generic matmul on stored weights must equal bit for bit:
+// each y_tj one running sum in increasing i, x_ti times W_ij widened to double.
+template <class T>
+Matrix<T> element_by_element(const Matrix<T>& x, const StoredMatrix& w) {
+    Matrix<T> y(x.rows, w.cols);
+    for (std::size_t t = 0; t < x.rows; ++t)
+        for (std::size_t j = 0; j < w.cols; ++j) {
+            T sum(0);
+            for (std::size_t i = 0; i < w.rows; ++i) sum += x(t, i) * w(i, j);
+            y(t, j) = sum;
+        }
+    return y;
+}
+
+template <class T>
+void check_same_bits_as_element_by_element(const StoredMatrix& w, std::size_t rows) {
+    std::mt19937_64 random(11);
+    std::normal_distribution<double> normal;
+    Matrix<T> x(rows, w.rows);
+    for (T& v : x.values) v = T(normal(random));
+    const Matrix<T> expected = element_by_element(x, w);
+    for (unsigned threads : {1u, 3u, 0u}) {
+        block_threads() = threads;
+        const Matrix<T> y = matmul(x, w);
+        CAPTURE(threads);
+        REQUIRE(y.values.size() == expected.values.size());
+        std::size_t differing = 0;
+        for (std::size_t i = 0; i < y.values.size(); ++i) differing += !(y.values[i] == expected.values[i]);
+        CHECK(differing == 0);
+    }
+    block_threads() = 0;
+}
+
+}  // namespace
+
+TEST_CASE("the product on stored weights at float, double and 50 digits is the element-by-element running sum, bit for bit") {
+    // a BF16 weight as nn.Linear stores it, [out, in], and a float32 one read the other way
+    const std::size_t n = 1000, outputs = 131;
+    std::mt19937_64 random(5);
+    std::normal_distribution<double> normal;
+    std::vector<std::uint16_t> bf16(n * outputs);
+    std::vector<float> f32(n * outputs);
+    for (std::uint16_t& b : bf16) b = static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(static_cast<float>(normal(random))) >> 16);
+    for (float& f : f32) f = static_cast<float>(normal(random));
+    const StoredMatrix stored_bf16{reinterpret_cast<const unsigned char*>(bf16.data()), StoredType::bfloat16, n, outputs, true};
+    const StoredMatrix stored_f32{reinterpret_cast<const unsigned char*>(f32.data()), StoredType::float32, n, outputs, false};
+    for (std::size_t rows : {1u, 7u, 32u}) {
+        CAPTURE(rows);
+        check_same_bits_as_element_by_element<float>(stored_bf16, rows);
+        check_same_bits_as_element_by_element<float>(stored_f32, rows);
+        check_same_bits_as_element_by_element<double>(stored_bf16, rows);
+        check_same_bits_as_element_by_element<double>(stored_f32, rows);
+    }
+    check_same_bits_as_element_by_element<Mpfr50>(stored_bf16, 3);
 }
 
 TEST_CASE("on every shipped block case the dd block agrees with the 50-digit block to 30 digits at every stage") {

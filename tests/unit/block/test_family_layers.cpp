@@ -125,6 +125,32 @@ TEST_CASE("an unknown model_type, or a family field the block does not compute, 
     CHECK(refused(partial).find("config.json: config.partial_rotary_factor") == 0);
 }
 
+TEST_CASE("phi3: Phi3Config's defaults, LongRoPE's original context 4096 where config.json gives none") {
+    const std::size_t d = 8;
+    Json phi3 = {{"model_type", "phi3"},        {"hidden_size", 32},          {"intermediate_size", 48},
+                 {"num_attention_heads", 4},    {"max_position_embeddings", 131072},
+                 {"rope_scaling", {{"type", "longrope"}, {"short_factor", Json(std::vector<double>(d / 2, 1.0))},
+                                   {"long_factor", Json(std::vector<double>(d / 2, 4.0))}}}};
+    auto read = [](const Json& config) { return read_hf_config<double>(parse_json_exact(config.dump(), "config.json"), "config.json"); };
+    auto noted = [](const HfConfig<double>& hf, const std::string& text) {
+        return std::any_of(hf.notes.begin(), hf.notes.end(), [&](const Text& n) { return n.en == text; });
+    };
+    const HfConfig<double> long_context = read(phi3);
+    CHECK(long_context.block.rope_scaling.original_context == 4096);  // not max_position_embeddings (131072)
+    CHECK(long_context.block.rope_scaling.factor == 32.0);            // 131072 / 4096
+    CHECK(long_context.block.rms_norm_eps == 1e-5);
+    CHECK(noted(long_context, "original_max_position_embeddings is not given: 4096, Phi3Config's default"));
+    // given, it is read as given; without max_position_embeddings both are Phi3Config's 4096 (factor 1)
+    phi3["original_max_position_embeddings"] = 8192;
+    CHECK(read(phi3).block.rope_scaling.original_context == 8192);
+    phi3.erase("original_max_position_embeddings");
+    phi3.erase("max_position_embeddings");
+    const HfConfig<double> defaults = read(phi3);
+    CHECK(defaults.block.rope_scaling.original_context == 4096);
+    CHECK(defaults.block.rope_scaling.factor == 1.0);
+    CHECK(noted(defaults, "max_position_embeddings is not given: 4096, Phi3Config's default"));
+}
+
 TEST_CASE("compare --model names each family mistake on its layers, and passes the honest layer") {
     TempDir dir{"family-compare"};
     for (const char* family : {"mistral", "qwen2", "qwen3", "gemma2", "gemma3_text", "phi3", "olmo2"}) {
