@@ -1,6 +1,7 @@
 // `blockcheck bench --grading [N]`: a synthetic class whose students each write their own text of
-// every program, graded with two jobs cold without the tutor, cold with it (empty output and
-// cache each: the tutor's cost side by side) and warm (nothing changed): students per second,
+// every program, graded with two jobs cold without the tutor, cold with it but without the error
+// model's search, cold with both (empty output and cache each: the tutor's and the search's cost
+// side by side) and warm (nothing changed): students per second,
 // per-program compile and run medians, where the time went, the cache hit rate, the goals for a
 // class of 200, and one compile taken apart into its steps.
 #include "bench/grading_bench.hpp"
@@ -13,6 +14,7 @@
 #include "checker/compile/compile.hpp"
 #include "checker/compile/compile_steps.hpp"
 #include "checker/course/mistake_programs.hpp"
+#include "checker/exercise/diagnosis.hpp"
 #include "checker/run/sandbox.hpp"
 #include "solutions/exercise.hpp"
 
@@ -401,11 +403,23 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
     const GradeReport bare = grade_class(set, {submissions}, bare_settings);
     if (!as_json) print_class_figures("cold, no tutor    ", bare);
     std::fflush(stdout);
+    // The error model's search side by side: the same class cold with the tutor but no search.
+    GradeSettings no_search_settings = settings;
+    no_search_settings.out = fs::path(base) / "grades-no-search";
+    set_error_model_search(false);
+    forget_reference_runs();
+    const GradeReport no_search = grade_class(set, {submissions}, no_search_settings);
+    set_error_model_search(true);
+    if (!as_json) print_class_figures("cold, no search   ", no_search);
+    std::fflush(stdout);
     forget_reference_runs();
     const GradeReport cold = grade_class(set, {submissions}, settings);
+    const double search_ratio = no_search.wall_seconds > 0 ? cold.wall_seconds / no_search.wall_seconds : 0.0;
     if (!as_json) {
         print_class_figures("cold (empty cache)", cold);
         print_tutor_side_by_side(bare, cold);
+        fmt::print("the error model's search: cold with it {:.1f} s, without it {:.1f} s: {:.2f}x\n", cold.wall_seconds,
+                   no_search.wall_seconds, search_ratio);
     }
     std::fflush(stdout);
     const GradeReport warm = grade_class(set, {submissions}, settings);
@@ -425,6 +439,8 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
                                                   {"cold", class_figures(cold)},
                                                   {"cold_no_tutor", class_figures(bare)},
                                                   {"tutor_ratio", bare.wall_seconds > 0 ? cold.wall_seconds / bare.wall_seconds : 0.0},
+                                                  {"cold_no_search", class_figures(no_search)},
+                                                  {"search_ratio", search_ratio},
                                                   {"warm", class_figures(warm)},
                                                   {"same_scores", same},
                                                   {"solved_full_marks", full},

@@ -139,7 +139,8 @@ private:
 };
 
 // The functions the block and the references call, recorded.
-Real tape_apply(TapeOp op, const Real& a, const Real& b);  // the value of `op` (tape_changes.cpp)
+Real tape_apply(TapeOp op, const Real& a, const Real& b);  // the value of `op` (tape_ops.cpp)
+const char* tape_op_name(TapeOp op);                        // "add", "sqrt", ... (tape_ops.cpp)
 #define BLOCKCHECK_TAPED_UNARY(name)                                                                         \
     inline Taped name(const Taped& x) { return Taped::made(TapeOp::name, tape_apply(TapeOp::name, x.value(), Real(0)), x.node()); }
 BLOCKCHECK_TAPED_UNARY(sqrt)

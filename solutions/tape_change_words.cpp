@@ -124,6 +124,12 @@ std::pair<std::string, std::string> tape_change_words(const Tape& tape, const st
                            : std::pair{"the input " + name + " is used one too small (each value - 1)",
                                        "输入 " + name + " 被用小了 1（每个值都减了 1）"};
     }
+    if (kind == "counted_from_one") {
+        const std::string step = say.number(constant);
+        const std::string run = step.empty() ? "" : " (0, " + step + ", " + say.number(constant * 2) + ", …)";
+        return {"in " + part + ", the counter" + run + " starts one step late, as if counted from 1 instead of 0",
+                "在 " + part + " 中，计数" + run + " 晚了一步开始，像是从 1 而不是从 0 数起"};
+    }
     if (at.op == TapeOp::constant) {
         const std::string was = say.number(tape.values[node]);
         const std::string now = kind == "off_by_one" ? say.number(tape.values[node] + Real(variant)) : say.number(constant);
@@ -163,6 +169,23 @@ std::pair<std::string, std::string> tape_change_words(const Tape& tape, const st
         const Words other = operation_words(at.op == TapeOp::sin ? TapeOp::cos : at.op == TapeOp::cos ? TapeOp::sin
                                             : at.op == TapeOp::floor ? TapeOp::ceil : TapeOp::floor);
         return {in_en + " is taken as the " + other.en, in_zh + " 被换成了" + other.zh};
+    }
+    if (kind == "steps_reordered") {  // f(a op b) as f(a) op b
+        const int inner = variant == 2 ? tape.nodes[at.a].a : at.a;
+        const Words before = operation_words(tape.nodes[inner].op);
+        return {in_en + " is taken too early: of " + say.operand(tape.nodes[inner].a, 1) + ", before the " + before.en + " " +
+                    say.expression(inner) + " instead of after it",
+                in_zh + " 做早了：先对 " + say.operand(tape.nodes[inner].a, 1) + " 做，再做" + before.zh + " " + say.expression(inner) +
+                    "，而不是之后"};
+    }
+    if (kind == "operand_term_dropped") {
+        const int operand = variant == 2 ? at.b : at.a;
+        const std::string whole = say.operand(operand, 1), part_of = say.operand(tape.nodes[operand].a, 1);
+        const std::string which_en = variant == 0 ? " on both sides" : "", which_zh = variant == 0 ? "（两边都是）" : "";
+        return {in_en + " uses " + part_of + " where " + whole + " belongs" + which_en + " (that " +
+                    operation_words(tape.nodes[operand].op).en + " left out here only)",
+                in_zh + " 用了 " + part_of + "，应当用 " + whole + which_zh + "（只在这里漏了那一步" +
+                    operation_words(tape.nodes[operand].op).zh + "）"};
     }
     if (kind == "truncated")
         return {in_en + " is done in integers (the remainder dropped)", in_zh + " 按整数做了（余数被丢掉）"};

@@ -15,34 +15,6 @@ std::pair<std::string, std::string> tape_change_words(const Tape& tape, const st
                                                       int node, int first_answer, const std::string& kind, int variant,
                                                       const Real& constant);
 
-Real tape_apply(TapeOp op, const Real& a, const Real& b) {
-    using std::abs, std::acos, std::atan2, std::ceil, std::cos, std::erf, std::exp, std::floor, std::log, std::pow,
-        std::sin, std::sqrt, std::tanh;
-    switch (op) {
-        case TapeOp::add: return a + b;
-        case TapeOp::sub: return a - b;
-        case TapeOp::mul: return a * b;
-        case TapeOp::div: return a / b;
-        case TapeOp::pow: return pow(a, b);
-        case TapeOp::atan2: return atan2(a, b);
-        case TapeOp::neg: return -a;
-        case TapeOp::sqrt: return sqrt(a);
-        case TapeOp::exp: return exp(a);
-        case TapeOp::log: return log(a);
-        case TapeOp::sin: return sin(a);
-        case TapeOp::cos: return cos(a);
-        case TapeOp::acos: return acos(a);
-        case TapeOp::erf: return erf(a);
-        case TapeOp::tanh: return tanh(a);
-        case TapeOp::floor: return floor(a);
-        case TapeOp::ceil: return ceil(a);
-        case TapeOp::abs: return abs(a);
-        case TapeOp::leaf:
-        case TapeOp::constant: return a;
-    }
-    return a;
-}
-
 namespace {
 
 // One answer of the recording: its value at Real, and the node of each of its numbers.
@@ -58,6 +30,7 @@ struct Site {
     std::vector<int> nodes;
     std::uint64_t reach = 0;  // the answers (bits, in the exercise's order) its nodes feed
     int first_answer = -1;
+    Real step{0};  // a counter's site ("P..."): the counter's step s
 };
 
 // One change a site can take: its kind and which of the kind's ways (an operand, a neighbour).
@@ -93,32 +66,6 @@ std::string short_hash(const std::string& text) {
     return out;
 }
 
-const char* op_name(TapeOp op) {
-    switch (op) {
-        case TapeOp::leaf: return "leaf";
-        case TapeOp::constant: return "constant";
-        case TapeOp::add: return "add";
-        case TapeOp::sub: return "sub";
-        case TapeOp::mul: return "mul";
-        case TapeOp::div: return "div";
-        case TapeOp::pow: return "pow";
-        case TapeOp::atan2: return "atan2";
-        case TapeOp::neg: return "neg";
-        case TapeOp::sqrt: return "sqrt";
-        case TapeOp::exp: return "exp";
-        case TapeOp::log: return "log";
-        case TapeOp::sin: return "sin";
-        case TapeOp::cos: return "cos";
-        case TapeOp::acos: return "acos";
-        case TapeOp::erf: return "erf";
-        case TapeOp::tanh: return "tanh";
-        case TapeOp::floor: return "floor";
-        case TapeOp::ceil: return "ceil";
-        case TapeOp::abs: return "abs";
-    }
-    return "?";
-}
-
 bool unary(TapeOp op) { return op >= TapeOp::neg; }
 
 // The operation's shape `depth` operands deep: leaves by their input, constants alike.
@@ -126,7 +73,7 @@ std::string signature(const Recording& r, int n, int depth) {
     const TapeNode& node = r.tape.nodes[n];
     if (node.op == TapeOp::leaf) return "L" + r.tape.inputs[node.input];
     if (node.op == TapeOp::constant) return "C";
-    std::string s = op_name(node.op);
+    std::string s = tape_op_name(node.op);
     if (depth == 0) return s;
     s += "(" + signature(r, node.a, depth - 1);
     if (node.b >= 0) s += "," + signature(r, node.b, depth - 1);
@@ -152,6 +99,26 @@ std::vector<Real> confusable(const Real& c) {
     return out;
 }
 
+bool term(const TapeNode& node) { return node.op == TapeOp::add || node.op == TapeOp::sub; }
+
+// The changes of two steps' order or of one use of an operand: f(a op b) as f(a) op b (variant:
+// how many first operands down f moves, 1 or 2); (a - m) op (a - m) as a op a (variant 0: both
+// operands, 1 the first, 2 the second).
+template <class Add>
+void add_reorderings(const Recording& r, const TapeNode& node, Add add) {
+    const auto& nodes = r.tape.nodes;
+    if (unary(node.op) && node.op != TapeOp::neg && node.a >= 0 && !unary(nodes[node.a].op) && nodes[node.a].b >= 0) {
+        add("steps_reordered", 1);
+        const TapeNode& inner = nodes[nodes[node.a].a];
+        if (inner.b >= 0 && !unary(inner.op)) add("steps_reordered", 2);
+    }
+    if (node.b < 0 || unary(node.op)) return;
+    const bool a = term(nodes[node.a]), b = term(nodes[node.b]);
+    if (a && b && signature(r, node.a, 2) == signature(r, node.b, 2)) add("operand_term_dropped", 0);
+    else if (a) add("operand_term_dropped", 1);
+    else if (b) add("operand_term_dropped", 2);
+}
+
 // The ways a site's operation can change (tape_change_kinds), for a site whose nodes do `op`.
 std::vector<Way> ways_of(const Recording& r, const Site& site) {
     const TapeNode& node = r.tape.nodes[site.nodes.front()];
@@ -160,6 +127,8 @@ std::vector<Way> ways_of(const Recording& r, const Site& site) {
         ways.push_back({kind, variant, constant, 0, {}});
     };
     const bool all_whole = std::all_of(site.nodes.begin(), site.nodes.end(), [&](int n) { return whole(r.tape.values[n]); });
+    if (site.key.starts_with("P")) return {{"counted_from_one", 0, site.step, 0, {}}};
+    add_reorderings(r, node, add);
     switch (node.op) {
         case TapeOp::leaf:
             if (all_whole) add("off_by_one", 1), add("off_by_one", -1);
@@ -210,6 +179,18 @@ Real changed(const Recording& r, const Way& w, int n, const std::vector<Real>& v
     if (k == "truncated") return floor(a / b);
     if (k == "off_by_one") return v[n] + Real(w.variant);
     if (k == "constant_swapped") return w.constant;
+    if (k == "counted_from_one") return v[n] + w.constant;
+    if (k == "steps_reordered") {  // f moved down `variant` first operands: the path's steps redone above it
+        std::vector<int> path{node.a};
+        if (w.variant == 2) path.push_back(r.tape.nodes[node.a].a);
+        Real x = tape_apply(node.op, v[r.tape.nodes[path.back()].a], Real(0));
+        for (auto p = path.rbegin(); p != path.rend(); ++p) x = tape_apply(r.tape.nodes[*p].op, x, v[r.tape.nodes[*p].b]);
+        return x;
+    }
+    if (k == "operand_term_dropped") {
+        auto first_of = [&](int operand, bool drop) { return drop ? v[r.tape.nodes[operand].a] : v[operand]; };
+        return tape_apply(node.op, first_of(node.a, w.variant != 2), first_of(node.b, w.variant != 1));
+    }
     if (k == "function_swapped") {
         const TapeOp other = node.op == TapeOp::sin ? TapeOp::cos : node.op == TapeOp::cos ? TapeOp::sin
                              : node.op == TapeOp::floor ? TapeOp::ceil : TapeOp::floor;
@@ -285,6 +266,51 @@ Output output_of(const std::string& name, const ValueOf<Taped>& taped) {
     return out;
 }
 
+// A step written once and used for several answers (a helper): the sites of one operation's shape,
+// one operand deep, that feed different first answers or differ deeper, as one more site ("<shape>#*").
+void add_shared_sites(Recording& r) {
+    std::map<std::string, std::vector<std::size_t>> by_shape;
+    for (std::size_t s = 0; s < r.sites.size(); ++s)
+        if (const std::string& key = r.sites[s].key; key[0] != 'L' && key[0] != 'C')
+            by_shape[signature(r, r.sites[s].nodes.front(), 1)].push_back(s);
+    for (const auto& [shape, sites] : by_shape) {
+        if (sites.size() < 2) continue;
+        Site shared{shape + "#*", {}, 0, 64};
+        for (std::size_t s : sites) {
+            shared.nodes.insert(shared.nodes.end(), r.sites[s].nodes.begin(), r.sites[s].nodes.end());
+            shared.reach |= r.sites[s].reach, shared.first_answer = std::min(shared.first_answer, r.sites[s].first_answer);
+        }
+        std::sort(shared.nodes.begin(), shared.nodes.end());
+        r.sites.push_back(std::move(shared));
+    }
+}
+
+// The counters: whole constants feeding one kind of operation (its shape one deep and what it feeds
+// in turn), anywhere, whose values are 0, s, 2s, ..., (n-1)s with n >= 2: one site each, among
+// the others in the order of its first node.
+void add_counter_sites(Recording& r, const std::vector<int>& consumer) {
+    std::map<std::string, std::vector<int>> groups;
+    for (std::size_t i = 0; i < r.tape.nodes.size(); ++i) {
+        const int c = consumer[i];
+        if (r.tape.nodes[i].op != TapeOp::constant || !r.reach[i] || c < 0 || !whole(r.tape.values[i]) || r.tape.values[i] < 0)
+            continue;
+        groups["P>" + signature(r, c, 1) + ">" + (consumer[c] >= 0 ? tape_op_name(r.tape.nodes[consumer[c]].op) : "")].push_back(int(i));
+    }
+    for (auto& [key, nodes] : groups) {
+        std::vector<Real> values;
+        for (int n : nodes) values.push_back(r.tape.values[n]);
+        std::sort(values.begin(), values.end());
+        values.erase(std::unique(values.begin(), values.end()), values.end());
+        bool counter = values.size() >= 2 && values.front() == 0;
+        for (std::size_t k = 0; counter && k < values.size(); ++k) counter = values[k] == values[1] * Real(static_cast<long>(k));
+        if (!counter) continue;
+        Site site{key, nodes, 0, 64, values[1]};
+        for (int n : nodes) site.reach |= r.reach[n], site.first_answer = std::min(site.first_answer, std::countr_zero(r.reach[n]));
+        r.sites.push_back(std::move(site));
+    }
+    std::stable_sort(r.sites.begin(), r.sites.end(), [](const Site& a, const Site& b) { return a.nodes.front() < b.nodes.front(); });
+}
+
 // Which answers each node feeds, and the sites: op nodes by their shape two operands deep and the
 // first answer they feed; leaves by their input; constants by value, consumer and first answer.
 void find_sites(Recording& r) {
@@ -321,6 +347,8 @@ void find_sites(Recording& r) {
         site.reach |= r.reach[i];
         site.first_answer = std::min(site.first_answer, first);
     }
+    add_shared_sites(r);
+    add_counter_sites(r, consumer);
     for (std::size_t s = 0; s < r.sites.size(); ++s)
         for (Way w : ways_of(r, r.sites[s])) {
             w.site = s;
@@ -383,6 +411,13 @@ std::optional<TapeChange> described(const Recording& r, const Way& way) {
         change = TapeChange{way.id, way.kind, {}, {}, {}, std::move(*answers)};
         std::tie(change->en, change->zh) = tape_change_words(r.tape, r.answer_of, r.order, r.right_numbers, site.nodes.front(),
                                                              site.first_answer, way.kind, way.variant, way.constant);
+        if (site.key.ends_with("#*")) {  // a helper's step: every answer it feeds
+            std::string answers;
+            for (std::size_t k = 0; k < r.order.size() && k < 64; ++k)
+                if (site.reach >> k & 1) answers += (answers.empty() ? "`" : ", `") + r.order[k] + "`";
+            change->en += ", and the same wherever that step recurs (" + answers + ")";
+            change->zh += "，同一步骤出现的每一处都如此（" + answers + "）";
+        }
         for (std::size_t k = 0; k < r.order.size() && k < 64; ++k)
             if (site.reach >> k & 1) change->reaches.push_back(r.order[k]);
     }

@@ -2,7 +2,7 @@
 // tape, solutions/tape.hpp), each replayed from that operation forward. A change is made at a
 // site: every node of the tape that is the same operation on the same kind of operands feeding
 // the same first answer (the same line of a program, run for every element), or every leaf of
-// one input. Its id names its kind and its site, so the same change is made again on other inputs.
+// one input, or a counter: the whole numbers 0, s, 2s, ... feeding one kind of operation anywhere. Its id names its kind and its site, so the same change is made again on other inputs.
 #pragma once
 
 #include "solutions/exercise.hpp"
@@ -31,6 +31,9 @@ inline constexpr const char* tape_change_kinds[] = {
     "off_by_one",      // an integer input, or a whole number, one too large or too small
     "truncated",       // a / b in integers: floor(a / b)
     "constant_swapped",  // 2 and 1, 1e9 and 2^30, 1e3 and 2^10, 10000 and 500000, 1e-5 and 1e-6
+    "counted_from_one",  // a counter 0, s, 2s, ... feeding one kind of operation taken as s, 2s, 3s, ...
+    "steps_reordered",   // f(a op b) taken as f(a) op b: a step done before the one it follows
+    "operand_term_dropped",  // (a - m) * (a - m) as a * a: an operand's last term left out in this use only
 };
 
 // One change made on one case: what it is, in words a student reads (never an expected value),

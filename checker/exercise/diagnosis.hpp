@@ -190,6 +190,9 @@ void forgive_float_rounding(std::vector<GivenPart>& parts);
 // Where one catalogue mistake is named instead, the changes that reproduce the whole program as it
 // does are returned as its rivals, for the confirmation to tell apart (never named here).
 inline constexpr std::size_t model_changes_per_wrong_part = 150, max_model_tie = 3;
+// The search on or off for the whole process (on by default): `bench --grading` grades a class
+// once without it to measure its cost side by side.
+void set_error_model_search(bool on);
 std::vector<Rival> explain_by_error_model(std::vector<GivenPart>& parts, const Exercise& exercise, const InputList& inputs,
                                           const std::map<std::string, Values>& mistakes);
 

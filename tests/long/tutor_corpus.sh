@@ -8,7 +8,8 @@
 #   tests/long/tutor_corpus.sh [CHAPTER...]               build/blockcheck of this tree
 #   tests/long/tutor_corpus.sh BLOCKCHECK ROOT [CHAPTER...]  (as ctest -L long calls it)
 # With no chapter, every folder of tests/tutor_corpus/ that holds an expect.tsv. KEEP=DIR keeps
-# the class folders and grade's outputs in DIR.
+# the class folders and grade's outputs in DIR; STRICT=1 fails on any verdict other than the one
+# expected (score.py --strict).
 set -euo pipefail
 if [[ $# -ge 2 && -x "$1" && -f "$1" ]]; then
     blockcheck="$1"; root="$2"; shift 2
@@ -43,6 +44,6 @@ for chapter in "${chapters[@]}"; do
     echo "== $chapter: $(ls "$class" | wc -l) programs on $exercises"
     "$blockcheck" grade "$class" --out "$out" --exercises "$exercises" > "$work/$chapter/grade.log" 2>&1 ||
         [[ -d "$out/results" ]] || { cat "$work/$chapter/grade.log" >&2; echo "tutor_corpus: grade failed" >&2; exit 2; }
-    python3 "$corpus/score.py" "$out" "$expect" || status=1
+    python3 "$corpus/score.py" ${STRICT:+--strict} "$out" "$expect" || status=1
 done
 exit $status

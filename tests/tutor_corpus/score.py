@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Scores grade's results for a blind tutor corpus against its expect.tsv.
 
-usage: score.py OUT_DIR EXPECT.tsv [EXPECT.tsv...]
+usage: score.py [--strict] OUT_DIR EXPECT.tsv [EXPECT.tsv...]
+
+--strict: every program must get exactly the verdict its expectation says (a slip expected named
+and left unnamed fails too), as the e2e test of tests/tutor_corpus/undeclared/ asks.
 
 expect.tsv: one program a line, tab-separated: name, exercise id, expectation, the part the slip
 first shows on (may be empty), the slip in plain words. Expectation:
@@ -16,13 +19,24 @@ first shows on (may be empty), the slip in plain words. Expectation:
   concept        a wrong boolean or choice (a misconception the exercise's explanation answers,
                  no computing slip): any id named is named wrong;
   invisible      a slip the inputs cannot show: any id named is named wrong;
-  invisible:ID   a catalogue slip the book's inputs cannot show: ID may be named, nothing else.
+  invisible:ID   a catalogue slip the book's inputs cannot show: ID may be named, nothing else;
+  tape:KIND~WORDS  a slip no catalogue entry declares, that one change of KIND to the reference's
+                 recorded computation makes (the error model): named right when every name said is
+                 one change of that kind whose words hold WORDS, a tie when it is a tie that holds
+                 such a change; any other name is named wrong;
+  tape-tie:KIND~WORDS  the same, expected as a tie (the inputs cannot tell the change from others
+                 giving the same numbers);
+  none:ID        a slip nothing declares: ID, a word read off the value (a factor, a sign), true of
+                 the program, may be said; any other name is named wrong.
+A diagnosis whose words hold a number of 4 significant digits or more that the program did not
+print is a leak of an expected value, and counts as a false word.
 A diagnosis or note on a part graded correct is a false word, whatever the program. The tally
 is per group (right, catalogue, pair, none, concept, invisible). Exit status 1 on any false diagnosis
 (named wrong, or a word beside a right part) or a right program short of full marks.
 """
 import json
 import os
+import re
 import sys
 
 
@@ -52,11 +66,46 @@ def named_ids(part):
     return ids
 
 
+def diagnoses_of(part):
+    found = [part['diagnosis']] if 'diagnosis' in part else []
+    return found + part.get('diagnoses', [])
+
+
+def leaks(exercise):
+    """Numbers of 4 significant digits or more in a diagnosis that the program did not print."""
+    printed = ' '.join(str(p.get('given', '')) for p in exercise['parts'])
+    found = []
+    for p in exercise['parts']:
+        for d in diagnoses_of(p):
+            for number in re.findall(r'\d+(?:\.\d+)?(?:e[-+]?\d+)?', d['message']):
+                digits = number.split('e')[0].replace('.', '').lstrip('0')
+                if len(digits) >= 4 and number not in printed:
+                    found.append(f"{p['name']}: {number} in {d['message'][:100]}")
+    return found
+
+
+def judge_tape(expect, exercise):
+    kind, _, words = expect.split(':', 1)[1].partition('~')
+    said = [d for p in exercise['parts'] for d in diagnoses_of(p)]
+    if not said:
+        return 'abstained', ''
+    fits = lambda i, d: i.startswith(f'tape:{kind}:') and words in d['message']
+    if all('|' not in d['id'] and fits(d['id'], d) for d in said):
+        return 'named-right', ''
+    if all(any(fits(i, d) for i in d['id'].split('|')) for d in said):
+        return 'tie', ''
+    return 'named-wrong', 'named ' + '; '.join(f"{d['id']}: {d['message'][:140]}" for d in said)
+
+
 def group_of(expect):
     if expect in ('right', 'right:float'):
         return 'right'
-    if expect in ('none', 'concept'):
+    if expect.startswith('tape:') or expect.startswith('tape-tie:'):
+        return 'undeclared'
+    if expect == 'concept':
         return expect
+    if expect == 'none' or expect.startswith('none:'):
+        return 'none'
     if expect.startswith('invisible'):
         return 'invisible'
     return 'pair' if '+' in expect.split('|')[0] else 'catalogue'
@@ -72,7 +121,11 @@ def judge(row, exercise):
         ids |= named_ids(p)
         if p['verdict'] == 'correct' and (named_ids(p) - float_ok or p.get('notes')):
             false_words.append(f"{p['name']} is correct yet carries {sorted(named_ids(p))} {p.get('notes', [])}")
+    false_words += [f'leak: {w}' for w in leaks(exercise)]
     group = group_of(expect)
+    if group == 'undeclared':
+        verdict, details = judge_tape(expect, exercise)
+        return verdict, false_words, details
     if group == 'right':
         full = exercise['score'] == exercise['max_score']
         # a note in a correct part's message ("correct to 6 decimal places; note: ... float") is a
@@ -90,7 +143,7 @@ def judge(row, exercise):
         if not ids:
             return 'abstained', false_words, ''
         if ids <= allowed:
-            return 'named-right', false_words, ''
+            return ('value-word' if group == 'none' else 'named-right'), false_words, ''
         return 'named-wrong', false_words, f'named {sorted(ids)}'
     alternatives = [set(e.split('+')) for e in expect.split('|')]
     wanted = alternatives[0]
@@ -103,11 +156,27 @@ def judge(row, exercise):
     return 'named-wrong', false_words, f'named {sorted(ids)}'
 
 
+def expected_verdict(expect):
+    """The one verdict --strict accepts."""
+    if expect.startswith('tape-tie:'):
+        return 'tie'
+    if expect.startswith('tape:') or expect.startswith('invisible:') or expect in ('right', 'right:float'):
+        return {'right': 'full-marks', 'right:float': 'full-marks'}.get(expect, 'named-right')
+    if expect.startswith('none:'):
+        return 'value-word'
+    if expect in ('none', 'concept', 'invisible'):
+        return 'abstained'
+    return 'named-right'
+
+
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    strict = bool(args) and args[0] == '--strict'
+    args = args[1:] if strict else args
+    if len(args) < 2:
         sys.exit(__doc__)
-    out = sys.argv[1]
-    rows = read_expectations(sys.argv[2:])
+    out = args[0]
+    rows = read_expectations(args[1:])
     tally = {}
     failures = 0
     for row in rows:
@@ -127,6 +196,9 @@ def main():
         exercise = found[0]
         verdict, false_words, details = judge(row, exercise)
         bad = bool(false_words) or verdict in ('named-wrong', 'short')
+        if strict and verdict != expected_verdict(row['expect']):
+            bad = True
+            details += f" (expected {expected_verdict(row['expect'])})"
         failures += bad
         tally.setdefault(group, {}).setdefault(verdict, 0)
         tally[group][verdict] += 1
@@ -145,7 +217,7 @@ def main():
                     print(f"      note beside the correct {p['name']}: {p['message'][:160]}")
     print()
     print(f"{'group':10} {'programs':>8}  verdicts")
-    for group in ('right', 'catalogue', 'pair', 'none', 'concept', 'invisible'):
+    for group in ('right', 'catalogue', 'pair', 'undeclared', 'none', 'concept', 'invisible'):
         if group in tally:
             counts = tally[group]
             n = sum(v for k, v in counts.items() if k != 'false-words')
