@@ -1,12 +1,12 @@
 // exp of the block's 50-digit scalar (declared in solutions/block/real.hpp): the same correctly
-// rounded bits as MPFR's mpfr_exp, at about 2.5x its speed at this precision, where the 50-digit
+// rounded bits as MPFR's mpfr_exp, at about twice its speed at this precision, where the 50-digit
 // forward spends a third of its time (softmax makes one a score, SiLU one a gate value).
 //
 // exp(x) = 2^k * 2^(a/64) * 2^(b/64^2) * 2^(c/64^3) * exp(r), with x = (k + a/64 + b/64^2 +
 // c/64^3) ln 2 + r and |r| <= ln 2 / 2^19 < 2^-19.5: three tables of 64 powers of two and a
 // Taylor polynomial of degree 8 in r (its first omitted term < 2^-194), every step on three limbs
-// (191 bits), where MPFR's + and * take their fast paths (all operands of one precision under 192
-// bits). Then Ziv's test: the approximation's relative error is under 9 roundings of 2^-191 (three
+// (191 bits), where MPFR's + and - take their fast paths (all operands of one precision under 192
+// bits), and no GMP integer is allocated. Then Ziv's test: the approximation's relative error is under 9 roundings of 2^-191 (three
 // table entries, three products by them, Horner's last addition, r's own, the omitted terms and
 // those of order r or smaller), so below 2^-187.8; where that cannot decide the rounding to 168
 // bits (about one call in 2^17), mpfr_exp decides. Either way the result is exp(x) correctly

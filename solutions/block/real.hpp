@@ -27,7 +27,7 @@ bool exp_by_tables(mpfr_ptr y, mpfr_srcptr x);
 
 namespace boost::multiprecision {
 
-// exp of the 50-digit scalar: the bits of MPFR's mpfr_exp (correctly rounded), about 2.5x as fast
+// exp of the 50-digit scalar: the bits of MPFR's mpfr_exp (correctly rounded), about twice as fast
 // (solutions/block/mpfr_exp.cpp; a third of a 50-digit forward was mpfr_exp, docs/performance.md).
 // Found by argument-dependent lookup before Boost.Multiprecision's generic exp, as Real's erf is
 // (base/real.hpp), so the block's one generic softmax and SiLU take it.
