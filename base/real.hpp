@@ -15,3 +15,14 @@ namespace blockcheck {
 using Real = boost::multiprecision::number<boost::multiprecision::cpp_bin_float<50>, boost::multiprecision::et_off>;
 
 }  // namespace blockcheck
+
+namespace boost::multiprecision {
+
+// erf of the protocol's scalar, correctly rounded by MPFR's mpfr_erf (solutions/block/real.cpp;
+// only the full edition, which links MPFR, calls it). Found by argument-dependent lookup before
+// Boost.Multiprecision's generic erf, whose series at this precision reaches lgamma, polygamma and
+// zeta: Boost computes their tables for Real before main, about 5 ms of every command
+// (docs/performance.md, "Against mpmath").
+blockcheck::Real erf(const blockcheck::Real& a);
+
+}  // namespace boost::multiprecision

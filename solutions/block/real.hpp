@@ -17,6 +17,26 @@ namespace mp = boost::multiprecision;
 using Mpfr50 = mp::number<mp::mpfr_float_backend<50, mp::allocate_stack>, mp::et_off>;
 using Mpfr100 = mp::number<mp::mpfr_float_backend<100, mp::allocate_stack>, mp::et_off>;
 
+// exp(x) rounded to nearest at y's precision (at most 170 bits) by tables of powers of two and a
+// short Taylor polynomial on three limbs (solutions/block/mpfr_exp.cpp): true when they decide the
+// rounding (y is then the correctly rounded exp(x), mpfr_exp's bits); false (y untouched) for
+// 0, NaN, infinities, |x| >= 2^20, and the rare x whose rounding they cannot decide.
+bool exp_by_tables(mpfr_ptr y, mpfr_srcptr x);
+
+}  // namespace blockcheck
+
+namespace boost::multiprecision {
+
+// exp of the 50-digit scalar: the bits of MPFR's mpfr_exp (correctly rounded), about twice as fast
+// (solutions/block/mpfr_exp.cpp; a third of a 50-digit forward was mpfr_exp, docs/performance.md).
+// Found by argument-dependent lookup before Boost.Multiprecision's generic exp, as Real's erf is
+// (base/real.hpp), so the block's one generic softmax and SiLU take it.
+blockcheck::Mpfr50 exp(const blockcheck::Mpfr50& a);
+
+}  // namespace boost::multiprecision
+
+namespace blockcheck {
+
 // pi at T's precision.
 template <class T>
 T pi() {

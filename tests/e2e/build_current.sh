@@ -65,15 +65,29 @@ mkdir -p "$ws/full/checker" && touch -d '2020-01-01' "$ws/full/checker/jail_main
 ! current "$ws/full" || fail "full: a build without its jail should not be current"
 current "$ws/student" || fail "student: the edition has no jail to wait for and should be current"
 
-# The stamp: no stamp is not current; it names every file of a path the build reads, none of a
-# `data` path; a new file in a nested folder, a deleted and a renamed file each rebuild.
+# The stamp: no stamp is not current; it names the paths the build reads as the list gives them
+# (one a line, a path under another listed one left out: not every file under them, so the check
+# is one `find`, not a test a file), none of a `data` path; a new file in a nested folder, a
+# deleted and a renamed file each rebuild.
 tree="$ws/full"
 printf '#!/bin/sh\n' > "$tree/build/blockcheck-jail" && chmod +x "$tree/build/blockcheck-jail"
 touch -d '2020-01-01' "$tree/checker"  # the jail's source added above made its folder newer
+# covered PATH: the stamp names PATH or a folder holding it.
+covered() {
+    local at="$1"
+    while :; do
+        grep -qx "$tree/$at" "$tree/build/.inputs" && return 0
+        [[ $at == */* ]] || return 1
+        at="${at%/*}"
+    done
+}
 while read -r kind path file; do
-    if [[ $kind =~ ^(sources|main|build)$ ]]; then grep -qx "$tree/$file" "$tree/build/.inputs" || fail "the stamp lacks $file"
-    else ! grep -qx "$tree/$file" "$tree/build/.inputs" || fail "the stamp names $file ($kind)"; fi
+    if [[ $kind =~ ^(sources|main|build)$ ]]; then covered "$path" || fail "the stamp lacks $path"
+    else ! grep -qx "$tree/$path" "$tree/build/.inputs" || fail "the stamp names $path ($kind)"; fi
 done < "$ws/full.entries"
+grep -qx "$tree/checker" "$tree/build/.inputs" && ! grep -q "^$tree/checker/" "$tree/build/.inputs" ||
+    fail "the stamp should name checker once, none of the listed paths under it"
+[[ $(wc -l < "$tree/build/.inputs") -le 12 ]] || fail "the stamp should hold the listed paths, not every file under them"
 mv "$tree/build/.inputs" "$ws/inputs" && ! current "$tree" || fail "no stamp should not be current"
 mv "$ws/inputs" "$tree/build/.inputs" && current "$tree" || fail "the stamp put back should be current"
 : > "$tree/base/stand-in/added.hpp"
@@ -114,6 +128,28 @@ touch -d '+1 minute' "$tree/base/stand-in/file"
 status=0; (export CMAKE_STATUS=1; build) || status=$?
 [[ $status == 2 && ! -e "$tree/build/.inputs" ]] || fail "a failed build should exit 2 and leave no stamp ($status)"
 ! current "$tree" || fail "after a failed build the tree should not be current"
+
+# The whole script as a command: with its packages and a current build it runs the binary at once
+# (its fast path, taken before the rest of the script is read); an edit under base/ or of the
+# compiled-in data/mistakes.json builds first, one of a `data` path (chapters/) does not.
+# (Each edit dated 30 s ago, the stamp a minute ago: as if the last build were that old.)
+printf '#!/bin/sh\necho "ran $*"\n' > "$tree/build/blockcheck" && chmod +x "$tree/build/blockcheck"
+find "$tree" -path "$tree/build" -prune -o -exec touch -h -d '2020-01-01' {} +
+touch "$tree/build/.packages-ok"
+chmod +x "$tree/blockcheck"
+run() { (export PATH="$ws/bin:$PATH"; "$tree/blockcheck" "$@") 2> "$ws/run.err"; }
+[[ $(run list) == "ran list" ]] && grep -q building "$ws/run.err" || fail "with no stamp the command should build, then run"
+[[ $(run list --lang zh) == "ran list --lang zh" ]] && ! grep -q building "$ws/run.err" ||
+    fail "a current build should run the binary at once: $(cat "$ws/run.err")"
+for edited in base/stand-in/file data/mistakes.json chapters/stand-in/file; do
+    touch -d '1 minute ago' "$tree/build/.inputs"
+    touch -d '30 seconds ago' "$tree/$edited"
+    [[ $(run list) == "ran list" ]] || fail "after an edit of $edited the command should still run"
+    if [[ $edited == chapters/* ]]; then ! grep -q building "$ws/run.err" || fail "an edit of $edited should not build"
+    else grep -q building "$ws/run.err" || fail "an edit of $edited should build before running"; fi
+    run list > /dev/null && ! grep -q building "$ws/run.err" || fail "after the build for $edited it should be current"
+    touch -d '2020-01-01' "$tree/$edited"
+done
 
 # The paths that need it: base/, the compiled-in mistake catalogue and the list itself.
 for path in base data/mistakes.json data/release/product.txt; do
