@@ -29,6 +29,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -351,6 +352,62 @@ nlohmann::ordered_json steps_json(const CompileStepTimes& t) {
             {"whole_seconds", t.whole}};
 }
 
+// The programs each compiler decided in a graded class (ExerciseRecord::compiler), and how many
+// of g++'s were clang's build short of full marks first.
+struct Decided {
+    std::size_t clang = 0, gcc = 0, redecided = 0;
+    double gcc_share() const { return clang + gcc ? double(gcc) / double(clang + gcc) : 0.0; }
+};
+
+Decided decided_by(const GradeReport& r) {
+    Decided d;
+    for (const StudentRecord& s : r.students)
+        for (const ExerciseRecord& e : s.exercises) {
+            d.clang += e.compiler == "clang";
+            d.gcc += e.compiler == "g++";
+            d.redecided += e.redecided;
+        }
+    return d;
+}
+
+bool same_scores(const GradeReport& a, const GradeReport& b) {
+    bool same = a.students.size() == b.students.size();
+    for (std::size_t i = 0; same && i < a.students.size(); ++i) same = a.students[i].score == b.students[i].score;
+    return same;
+}
+
+// grade's two paths side by side, each the same class cold with an empty cache: g++ alone
+// (--compiler gcc) and clang first, g++ deciding every program clang's build short of full marks.
+nlohmann::ordered_json compilers_json(const GradeReport& gcc, const GradeReport* clang) {
+    auto path = [](const GradeReport& r) {
+        const Decided d = decided_by(r);
+        return nlohmann::ordered_json{{"cold_seconds", r.wall_seconds}, {"compile_median_seconds", class_medians(r).compile},
+                                      {"decided_by_clang", d.clang}, {"decided_by_gcc", d.gcc},
+                                      {"redecided", d.redecided}, {"gcc_share", d.gcc_share()}};
+    };
+    nlohmann::ordered_json j{{"gcc", path(gcc)}, {"clang", clang ? path(*clang) : nlohmann::ordered_json(nullptr)}};
+    if (clang) j["same_scores"] = same_scores(gcc, *clang);
+    return j;
+}
+
+void print_compilers(const GradeReport& gcc, const GradeReport* clang) {
+    if (!clang) {
+        fmt::print("grade's paths side by side: clang++-16 is not usable here (g++ alone, as above)\n");
+        return;
+    }
+    const Decided d = decided_by(*clang);
+    const Medians g = class_medians(gcc), c = class_medians(*clang);
+    fmt::print("grade's paths side by side (the same class cold, empty cache each):\n");
+    fmt::print("  {:<44} {:>10} {:>16} {:>18}\n", "path", "cold class", "compile median", "decided by g++");
+    fmt::print("  {:<44} {:>8.1f} s {:>14.3f} s {:>17.1f}%\n", "--compiler gcc (g++ alone)", gcc.wall_seconds, g.compile, 100.0);
+    fmt::print("  {:<44} {:>8.1f} s {:>14.3f} s {:>17.1f}%  ({} of {}; {} after clang's build lost a point)\n",
+               "--compiler clang (g++ deciding lost points)", clang->wall_seconds, c.compile, 100 * d.gcc_share(), d.gcc,
+               d.gcc + d.clang, d.redecided);
+    fmt::print("  cold class {:.2f}x, compile median {:.2f}x; the same scores both paths: {}\n",
+               clang->wall_seconds > 0 ? gcc.wall_seconds / clang->wall_seconds : 0.0, c.compile > 0 ? g.compile / c.compile : 0.0,
+               same_scores(gcc, *clang) ? "yes" : "NO");
+}
+
 // Every student who solved everything got full marks: personalising changed no program's meaning.
 bool solved_students_full(const GradeReport& r) {
     for (const StudentRecord& s : r.students) {
@@ -422,11 +479,26 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
                    no_search.wall_seconds, search_ratio);
     }
     std::fflush(stdout);
+    // grade's default where clang is usable: the same class cold again, clang first
+    std::optional<GradeReport> clang_cold;
+    GradeSettings clang_settings = settings;
+    clang_settings.compile_way = grading_way(CompilerChoice::automatic);
+    if (clang_settings.compile_way == CompileWay::clang) {
+        clang_settings.out = fs::path(base) / "grades-clang";
+        forget_reference_runs();
+        clang_cold = grade_class(set, {submissions}, clang_settings);
+        if (!as_json) {
+            print_class_figures("cold, clang first ", *clang_cold);
+            print_compilers(cold, &*clang_cold);
+        }
+    } else if (!as_json) {
+        print_compilers(cold, nullptr);
+    }
+    std::fflush(stdout);
     const GradeReport warm = grade_class(set, {submissions}, settings);
     if (!as_json) print_class_figures("warm (unchanged) ", warm);
-    bool same = cold.students.size() == warm.students.size();
-    for (std::size_t i = 0; same && i < cold.students.size(); ++i) same = cold.students[i].score == warm.students[i].score;
-    const bool full = solved_students_full(cold);
+    const bool same = same_scores(cold, warm) && (!clang_cold || same_scores(cold, *clang_cold));
+    const bool full = solved_students_full(cold) && (!clang_cold || solved_students_full(*clang_cold));
     const WaysCompared ways = compare_ways(root, set, fs::path(base), std::min<std::size_t>(n, 26));
     const RunsCompared runs = compare_runs(root, set, fs::path(base), std::min<std::size_t>(n, 26), 3);
     double load_before[3] = {0, 0, 0};
@@ -442,6 +514,7 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
                                                   {"cold_no_search", class_figures(no_search)},
                                                   {"search_ratio", search_ratio},
                                                   {"warm", class_figures(warm)},
+                                                  {"compilers", compilers_json(cold, clang_cold ? &*clang_cold : nullptr)},
                                                   {"same_scores", same},
                                                   {"solved_full_marks", full},
                                                   {"compile_ways", {{"programs", ways.programs},
@@ -454,7 +527,7 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
                                                                 {"session_median_seconds", runs.session}}}}
                                .dump(2));
     } else {
-        print_goals(cold, warm);
+        print_goals(clang_cold ? *clang_cold : cold, warm);  // grade's default path
         fmt::print("compile, side by side on {} more programs: classic (g++ alone: the header read whole, {}) median {:.3f} s, "
                    "fast (precompiled, header prebuilt, {}) {:.3f} s: {:.2f}x\n",
                    ways.programs, linker_name(CompileWay::classic), ways.classic, linker_name(CompileWay::fast),
@@ -465,7 +538,7 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
                        "{:.1f} ms: {:.2f}x\n",
                        runs.runs, 1000 * runs.one_off, 1000 * runs.session,
                        runs.session > 0 ? runs.one_off / runs.session : 0.0);
-        fmt::print("isolation: {}\nwarm scores equal cold scores: {}\nevery solved student has full marks: {}\n",
+        fmt::print("isolation: {}\nwarm scores (and clang's) equal cold scores: {}\nevery solved student has full marks: {}\n",
                    describe_isolation(cold.isolation), same ? "yes" : "NO", full ? "yes" : "NO");
     }
     return same && full ? 0 : 1;

@@ -37,6 +37,7 @@ struct GradeOptions {
     bool accept_near_names = false;  // grade a misnamed file as its nearest exercise
     bool book_inputs_only = false;   // a class graded on the book's inputs, not per-student ones
     bool no_sandbox = false;  // grade even where no sandbox works (sandbox_policy.hpp)
+    std::string compiler = "auto";  // --compiler gcc|clang|auto (docs/compile-speed.md)
     double cpu = 2, wall = 5, memory_mib = 512, compile_wall = 30;
 };
 
@@ -113,6 +114,13 @@ GradeSettings settings_from(const Context& context, const GradeOptions& o) {
     s.follow_through = o.follow_through;
     s.regrade = o.regrade;
     s.accept_near_names = o.accept_near_names;
+    try {
+        s.compile_way = grading_way(o.compiler == "gcc"     ? CompilerChoice::gcc
+                                    : o.compiler == "clang" ? CompilerChoice::clang
+                                                            : CompilerChoice::automatic);
+    } catch (const std::invalid_argument& unusable) {
+        throw InputFileError(unusable.what());
+    }
     s.lang = context.lang;
     s.run_limits.cpu_seconds = o.cpu;
     s.run_limits.wall_seconds = o.wall;
@@ -325,6 +333,11 @@ void add_grade_command(CLI::App& app, Context& context) {
     cmd->add_option("--wall", o->wall, "seconds a program may run")->capture_default_str();
     cmd->add_option("--memory", o->memory_mib, "MiB of memory a program may map")->capture_default_str();
     cmd->add_option("--compile-wall", o->compile_wall, "seconds the compiler may take on one program")->capture_default_str();
+    cmd->add_option("--compiler", o->compiler,
+                    "build with gcc alone, or with clang first and g++ deciding every program clang's build does not give "
+                    "full marks (results name the compiler that decided); auto: clang where clang++-16 is installed")
+        ->check(CLI::IsMember({"gcc", "clang", "auto"}))
+        ->capture_default_str();
     cmd->add_flag("--no-sandbox", o->no_sandbox,
                   "grade even where no sandbox works (programs then run under resource limits only; every output says so)");
     cmd->footer(

@@ -29,6 +29,7 @@ struct GradeSettings {
     bool regrade = false;               // ignore the results of earlier runs
     bool accept_near_names = false;     // grade a misnamed file as the exercise it is nearest (discovery.hpp)
     bool write_gradescope = true;       // gradescope/<student>.json next to results/
+    CompileWay compile_way = CompileWay::fast;  // clang: its fast path, g++ deciding every lost point (--compiler)
     Lang lang = Lang::en;               // of the messages in every output
     Limits run_limits = grading_run_limits();
     Limits compile_limits = compiler_limits();

@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string_view>
@@ -244,18 +245,23 @@ CompileResult build(const SubmittedProgram& program,
     const std::string name = base_name(program.source.name);
     write_cache_file(dir.path / name, program.source.bytes);
     for (const SubmissionFile& header : program.headers) write_cache_file(dir.path / base_name(header.name), header.bytes);
-    std::vector<std::string> argv{"g++"};
+    std::vector<std::string> argv{recipe.compiler};
     argv.insert(argv.end(), recipe.flags.begin(), recipe.flags.end());
     Sandbox sandbox{dir.path, {}};
     if (!recipe.preamble.empty()) {
         argv.insert(argv.end(), {"-include", recipe.preamble.string()});
         sandbox.readonly_dirs.push_back(recipe.preamble.parent_path());
     }
+    if (!recipe.pch.empty()) {
+        argv.insert(argv.end(), {"-include-pch", recipe.pch.string()});
+        sandbox.readonly_dirs.push_back(recipe.pch.parent_path());
+    }
     if (!include_dir.empty()) argv.push_back("-I" + include_dir.string());
     if (fs::is_directory(include_dir)) sandbox.readonly_dirs.push_back(include_dir);
     std::vector<std::string> argv_prefix = argv;  // the known-good probe's: no source, no archive
     argv_prefix.insert(argv_prefix.end(), recipe.link_flags.begin(), recipe.link_flags.end());
     argv.push_back(name);
+    if (!recipe.pch_object.empty()) argv.push_back(recipe.pch_object.string());
     if (!recipe.archive.empty()) {
         argv.push_back(recipe.archive.string());
         sandbox.readonly_dirs.push_back(recipe.archive.parent_path());
@@ -291,7 +297,7 @@ CompileResult build(const SubmittedProgram& program,
         return {whose, {}, diagnostics.empty() ? reason : reason + "\n" + diagnostics};
     }
     if (run.exit_code != 0) {
-        if (diagnostics.empty()) diagnostics = "g++ failed with exit code " + std::to_string(run.exit_code);
+        if (diagnostics.empty()) diagnostics = recipe.compiler + " failed with exit code " + std::to_string(run.exit_code);
         if (!probe_compiles(argv_prefix, dir.path, limits, jail))
             return {CompileStatus::grader_fault, {}, "the compiler fails on a known-good program too\n" + diagnostics};
         write_cache_file(entry.fail, diagnostics);
@@ -334,8 +340,9 @@ std::string run_version(const std::string& compiler) {
 // fresh process does not pay for starting the compiler.
 std::string compiler_version(const std::string& compiler, const fs::path& cache_dir) {
     static std::mutex mutex;
-    static std::string known;
+    static std::map<std::string, std::string> versions;  // by compiler
     std::lock_guard lock(mutex);
+    std::string& known = versions[compiler];
     if (!known.empty()) return known;
     const fs::path memo = cache_dir / ("compiler-" + hex(content_hash(compiler_identity(compiler))) + ".txt");
     if (auto text = read_file_if_readable(memo); text && !text->empty()) return known = *text;
@@ -367,15 +374,23 @@ CompileResult compile_program(const SubmittedProgram& program, const fs::path& i
     const std::string& source_text = program.source.bytes;
     try {
         const Recipe recipe = recipe_for(way, source_text, includes, cache, version, limits, !program.headers.empty());
+        const bool clang = recipe.compiler != "g++";
         std::vector<std::string> flags = recipe.flags;
         flags.insert(flags.end(), recipe.link_flags.begin(), recipe.link_flags.end());
+        if (clang) flags.insert(flags.end(), {recipe.compiler, compiler_version(recipe.compiler, cache)});
         const EntryInputs inputs = program_inputs(base_name(program.source.name) + "\n" + display, source_text, includes,
                                                   version, flags, program.headers);
-        if (auto hit = cached_result(cache, inputs)) return finish(*hit);
+        auto named = [&](CompileResult result) {
+            result.compiler = clang ? "clang" : "g++";
+            // the clang way's own fault (its compiler gone, broken): g++ for the rest of the run
+            if (clang && result.status == CompileStatus::grader_fault) clang_failed();
+            return finish(std::move(result));
+        };
+        if (auto hit = cached_result(cache, inputs)) return named(*hit);
         auto guard = in_flight().acquire(inputs.key());
-        if (auto hit = cached_result(cache, inputs)) return finish(*hit);  // another thread just built it
+        if (auto hit = cached_result(cache, inputs)) return named(*hit);  // another thread just built it
         discard_entry(cache, inputs.key());  // planted, altered or another source's: never run, rebuilt
-        return finish(build(program, includes, cache, inputs, version, recipe, limits, display));
+        return named(build(program, includes, cache, inputs, version, recipe, limits, display));
     } catch (const std::exception& error) {
         return finish({CompileStatus::grader_fault, {}, "cannot compile '" + program.source.name + "': " + error.what()});
     }

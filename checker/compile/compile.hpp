@@ -30,6 +30,7 @@ struct CompileResult {
     double seconds = 0;            // spent in compile_program
     std::vector<Text> notes;       // files beside the source that were not read (links, pipes), links followed
     std::vector<std::filesystem::path> stored;  // the cache files this compile wrote (none when cached)
+    std::string compiler = "g++";  // which compiler built it: "g++", or "clang" (CompileWay::clang's recipe)
 
     bool ok() const { return status == CompileStatus::compiled; }
 };
@@ -49,7 +50,28 @@ enum class CompileWay {
     // g++ on the program as its author runs it: the whole header read as text, nothing
     // precompiled, the system linker. The reference every faster way must agree with.
     classic,
+    // grade's first try where clang++-16 is installed (docs/compile-speed.md, "clang 16"): clang
+    // -O0 reading the students' header as one precompiled header built with
+    // -fpch-instantiate-templates -fpch-codegen, linking that header's object and fast's archive
+    // (one C++ ABI, libstdc++), mold. Only for a program that fast would give the prebuilt header
+    // and whose first include is the students' header; any other program is compiled the fast way
+    // (CompileResult::compiler says "g++"). Never the last word on a lost point: judge_program has
+    // g++ decide every program that clang's build does not give full marks.
+    clang,
 };
+
+// Whether CompileWay::clang can be used here: clang++-16 found when the build was configured,
+// still installed, and no grader fault of the clang way in this process (clang_failed).
+bool clang_usable();
+// A grader fault of the clang way (its compiler could not run): the rest of the process uses g++.
+void clang_failed();
+
+// Which compiler `grade` builds with (--compiler): g++ alone; clang first with g++ deciding every
+// program clang does not give full marks (judge_program); auto: clang where clang_usable().
+enum class CompilerChoice { gcc, clang, automatic };
+// The way a grading run compiles with: CompileWay::clang or ::fast. std::invalid_argument for
+// --compiler clang where clang is not usable (saying so).
+CompileWay grading_way(CompilerChoice choice);
 
 // The linker a way links with: "mold" or "gold" for fast where installed, else "ld.bfd".
 std::string linker_name(CompileWay way);

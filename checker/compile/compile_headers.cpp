@@ -9,14 +9,18 @@
 #include "checker/compile/compile_parts.hpp"
 #include "checker/compile/compile_preamble.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <future>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <set>
+#include <stdexcept>
+#include <string_view>
 
 namespace blockcheck {
 
@@ -137,6 +141,30 @@ const std::vector<std::string>& fast_linker() {
 }
 
 }  // namespace
+
+namespace {
+
+std::atomic<bool> clang_broken{false};  // a grader fault of the clang way: g++ for the rest of the run
+
+}  // namespace
+
+// BLOCKCHECK_CLANGXX: the clang++-16 CMake found at configure time ("" when none, or in an
+// edition that never grades); still there and runnable at run time, and not broken in this run.
+bool clang_usable() {
+    static const bool installed = std::string_view(BLOCKCHECK_CLANGXX).size() > 0 && ::access(BLOCKCHECK_CLANGXX, X_OK) == 0;
+    return installed && !clang_broken.load();
+}
+
+void clang_failed() { clang_broken.store(true); }
+
+CompileWay grading_way(CompilerChoice choice) {
+    if (choice == CompilerChoice::gcc) return CompileWay::fast;
+    if (clang_usable()) return CompileWay::clang;
+    if (choice == CompilerChoice::automatic) return CompileWay::fast;
+    throw std::invalid_argument(std::string_view(BLOCKCHECK_CLANGXX).empty()
+                                    ? "--compiler clang: no clang++-16 was found when blockcheck was built"
+                                    : std::string("--compiler clang: ") + BLOCKCHECK_CLANGXX + " cannot be run here");
+}
 
 std::string linker_name(CompileWay way) {
     if (way == CompileWay::classic || fast_linker().empty()) return "ld.bfd";
@@ -264,11 +292,91 @@ fs::path precompiled_preamble(const fs::path& include_dir, const fs::path& cache
     return publish_folder(work, dir, inputs) ? dir / preamble_name : fs::path{};
 }
 
+namespace {
+
+// A file's modification time in nanoseconds (0 when it cannot be read).
+long long modified_ns(const fs::path& file) {
+    struct stat st{};
+    if (::stat(file.c_str(), &st) != 0) return 0;
+    return static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+}
+
+// The students' header `header` (a file of include_dir) precompiled by clang with its template
+// instantiations and inline code compiled once into its own object: cache/cpch-<key>/header.pch
+// and pch.o, sealed; empty when they cannot be built. The PCH is built from the header's own path,
+// which it records, so that a program including that header meets its include guard.
+fs::path clang_header_pch(const fs::path& include_dir, const fs::path& cache_dir, const std::string& header,
+                          const std::vector<std::string>& flags, const Limits& limits) {
+    const std::string version = compiler_version(clang_compiler, cache_dir);
+    if (version.empty()) return {};
+    EntryInputs inputs("blockcheck-clang-pch-1");
+    for (const std::string& flag : flags) inputs.add(flag);
+    inputs.add(version).add(header).add_headers(include_dir);
+    // clang refuses a PCH whose header's modification time changed (a checkout rewrites the file
+    // with the same bytes): then every program would fall back to g++.
+    for (const fs::path& file : header_files(include_dir)) inputs.add(std::to_string(modified_ns(file)));
+    const fs::path dir = cache_dir / ("cpch-" + inputs.key());
+    if (sealed_folder(dir, inputs)) {
+        touch_cache_entry(dir);
+        return dir / "header.pch";
+    }
+    auto guard = in_flight().acquire(dir.string());
+    if (sealed_folder(dir, inputs)) return dir / "header.pch";
+    const fs::path work = cache_dir / ("build-cpch-" + inputs.key() + "-" + unique_suffix());
+    fresh_folder(work);
+    std::vector<std::string> argv{clang_compiler};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.insert(argv.end(), {"-fpch-instantiate-templates", "-fpch-codegen", "-I" + include_dir.string(), "-x",
+                             "c++-header", (include_dir / header).string(), "-o", "header.pch"});
+    const bool built = succeeded(run_process(argv, {}, header_limits(limits), work)) &&
+                       succeeded(run_process({clang_compiler, "-O0", "-c", "header.pch", "-o", "pch.o"}, {},
+                                             header_limits(limits), work));
+    std::error_code ignored;
+    if (!built) {
+        fs::remove_all(work, ignored);
+        return {};
+    }
+    return publish_folder(work, dir, inputs) ? dir / "header.pch" : fs::path{};
+}
+
+// The name of the students' header a preamble line includes ("#include \"blockcheck.hpp\""), if it does.
+std::optional<std::string> students_header_of(const Preamble& preamble, const std::vector<std::string>& guarded) {
+    if (preamble.empty() || !students_header_line(preamble.lines[0], guarded)) return std::nullopt;
+    const std::string& line = preamble.lines[0];
+    const std::size_t open = line.find('"');
+    return line.substr(open + 1, line.rfind('"') - open - 1);
+}
+
+// CompileWay::clang's recipe: the students' header precompiled by clang and given with
+// -include-pch, its object and fast's archive linked; nullopt where fast's recipe serves instead.
+std::optional<Recipe> clang_recipe(std::string_view source, const fs::path& include_dir, const fs::path& cache_dir,
+                                   const std::string& gcc_version, const Limits& limits, bool own_headers,
+                                   const std::vector<std::string>& compile_flags) {
+    if (own_headers || include_dir.empty() || !clang_usable() || !prebuilt_header_safe(source) ||
+        !header_supports_prebuilding(include_dir))
+        return std::nullopt;
+    const std::vector<std::string> guarded = header_names(include_dir);
+    const auto header = students_header_of(leading_includes(source, guarded, header_names(include_dir, false)), guarded);
+    if (!header) return std::nullopt;
+    Recipe recipe{clang_compiler, compile_flags, {}, fast_linker(), {}, {}};
+    recipe.flags.push_back("-D" + std::string(prebuilt_macro));
+    recipe.archive = header_archive(include_dir, cache_dir, gcc_version, compile_flags, limits);
+    recipe.pch = clang_header_pch(include_dir, cache_dir, *header, recipe.flags, limits);
+    if (recipe.archive.empty() || recipe.pch.empty()) return std::nullopt;
+    recipe.pch_object = recipe.pch.parent_path() / "pch.o";
+    return recipe;
+}
+
+}  // namespace
+
 Recipe recipe_for(CompileWay way, std::string_view source, const fs::path& include_dir, const fs::path& cache_dir,
                   const std::string& version, const Limits& limits, bool own_headers) {
     // -O0: exercise programs do little arithmetic, and compiling is most of a check's time.
     static const std::vector<std::string> compile_flags{"-std=c++17", "-O0", "-pipe", "-Wall"};
-    Recipe recipe{compile_flags, {}, {}, {}, {}};
+    if (way == CompileWay::clang)
+        if (auto recipe = clang_recipe(source, include_dir, cache_dir, version, limits, own_headers, compile_flags))
+            return *recipe;
+    Recipe recipe{"g++", compile_flags, {}, {}, {}, {}};
     if (way == CompileWay::classic) return recipe;  // g++ as the student runs it: the reference
     recipe.link_flags = fast_linker();
     // Headers of the program's own beside it (one may even be named blockcheck.hpp and answer the
@@ -294,7 +402,7 @@ Recipe recipe_for(CompileWay way, std::string_view source, const fs::path& inclu
     if (!recipe.preamble.empty()) recipe.preamble_lines = chosen.source_lines;
     if (prebuilt) {
         recipe.archive = archive.get();
-        if (recipe.archive.empty()) recipe = {compile_flags, {}, fast_linker(), {}, {}};  // the inline header, read
+        if (recipe.archive.empty()) recipe = {"g++", compile_flags, {}, fast_linker(), {}, {}};  // the inline header, read
     }
     return recipe;
 }

@@ -82,16 +82,25 @@ InFlight& in_flight();
 // linker's flags (never given to a precompile: a -Wl option is a link input, and g++ given one
 // links even a header), and the precompiled preamble given with -include (compile_preamble.hpp).
 struct Recipe {
+    std::string compiler = "g++";  // CompileWay::clang's recipe: "clang++-16"
     std::vector<std::string> flags;
     std::filesystem::path archive;  // empty: the header's definitions are compiled in the program
     std::vector<std::string> link_flags;
     std::filesystem::path preamble;   // cache/pch-<key>/preamble.hpp; empty: the program reads its includes
     std::vector<int> preamble_lines;  // the program's line of each of the preamble's lines
+    std::filesystem::path pch;        // clang's precompiled students' header (-include-pch); empty: none
+    std::filesystem::path pch_object; // its instantiations and inline code, compiled once
 };
 
 // `g++ --version` of `compiler` (its first line), once per process; remembered in cache_dir by the
 // compiler binary's identity, so that a cache hit in a fresh process does not start the compiler.
 std::string compiler_version(const std::string& compiler, const std::filesystem::path& cache_dir);
+
+// The clang++-16 CMake found at configure time (the build's fast-path section), "" when none.
+#ifndef BLOCKCHECK_CLANGXX
+#define BLOCKCHECK_CLANGXX ""
+#endif
+constexpr const char* clang_compiler = BLOCKCHECK_CLANGXX;
 
 // The recipe for `way`. classic: g++ on the program as its author would run it, the reference
 // every other way must agree with. fast: builds (or finds, sealed) the header's archive and the

@@ -44,6 +44,11 @@ struct ExerciseResult {
     // confirm_diagnoses tells them apart from it, or says both (never shown otherwise).
     std::vector<Rival> rivals;
     std::vector<std::filesystem::path> stored;  // the cache files its compile wrote (none when cached)
+    // The compiler whose build decided the verdict: "g++", "clang" (RunSettings::way clang, full
+    // marks), "" when nothing was compiled; `redecided`: clang's build was short of full marks, and
+    // this is g++'s verdict.
+    std::string compiler;
+    bool redecided = false;
 
     const PartResult* first_failing_part() const;
     // The verdict that took every part at once (compile error, crash, timeout, output flood,
@@ -144,6 +149,9 @@ struct RunSettings {
     // Without a jail or sandbox: reuse what the same binary printed on the same input before
     // (run_cache.hpp), as the student's loop does; grading and validation run every program afresh.
     bool remember_runs = false;
+    // How programs are built: fast (g++), or clang with g++ deciding every program clang's build
+    // does not give full marks (grade --compiler; check and validate keep g++).
+    CompileWay way = CompileWay::fast;
 };
 
 // One program to judge: its file, the inputs it runs on, the variant to probe it with.
@@ -167,7 +175,9 @@ struct ProgramToJudge {
 // be read or is over 1 MiB is refused, the rest compiled (or taken from the cache); a binary over
 // 64 MiB is refused; the program runs under the limits, how the run ended is graded (grade_run)
 // and the probe runs. A refusal is the program's compile_error; a compiler that could not work,
-// a grader_fault.
+// a grader_fault. With settings.way clang, a program whose clang build gets full marks keeps that
+// verdict; any other (a part lost, a compile error, a crash, a timeout, an output line that is no
+// answer) is judged again built by g++, whose verdict stands: no point g++ would give is lost.
 ExerciseResult judge_program(const Exercise& exercise, const ProgramToJudge& program, const RunSettings& settings,
                              const AnswerCompareOptions& options);
 

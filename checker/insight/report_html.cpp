@@ -70,20 +70,26 @@ std::pair<std::string, std::string> exercise_verdict(const ExerciseRecord& e, La
     return {e.status, ""};
 }
 
+// Whose build decided the verdict: "clang", "g++", "g++ (after clang)"; "" when none compiled.
+std::string compiler_text(const ExerciseRecord& e, Lang lang) {
+    if (!e.redecided) return e.compiler;
+    return e.compiler + std::string(tr(lang, " (after clang)", "（clang 之后）"));
+}
+
 // One student: a <details> with the name and points, a row per exercise of the assignment (its
 // verdict and message), then the misnamed files and notes.
 std::string student_html(const std::vector<const Exercise*>& exercises, const StudentRecord& s, Lang lang) {
     std::string html = fmt::format("<details class=\"student\" id=\"student-{}\"><summary><b>{}</b> {}/{}{}</summary>\n",
                                    esc(student_file_stem(s.student)), esc(printable_id(s.student)), score_text(s.score),
                                    score_text(s.max_score), s.error.empty() ? "" : " · " + esc(printable_id(s.error)));
-    html += tr(lang, "<table><thead><tr><th>exercise</th><th>verdict</th><th class=\"num\">points</th><th>message</th></tr></thead><tbody>\n",
-               "<table><thead><tr><th>练习</th><th>判定</th><th class=\"num\">得分</th><th>消息</th></tr></thead><tbody>\n");
+    html += tr(lang, "<table><thead><tr><th>exercise</th><th>verdict</th><th class=\"num\">points</th><th>compiler</th><th>message</th></tr></thead><tbody>\n",
+               "<table><thead><tr><th>练习</th><th>判定</th><th class=\"num\">得分</th><th>编译器</th><th>消息</th></tr></thead><tbody>\n");
     for (const Exercise* e : exercises) {
         const ExerciseRecord* r = exercise_of(s, e->id);
         const auto [verdict, message] = r ? exercise_verdict(*r, lang) : std::pair<std::string, std::string>{"missing", ""};
-        html += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td class=\"num\">{}/{}</td><td class=\"msg\">{}</td></tr>\n",
+        html += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td class=\"num\">{}/{}</td><td>{}</td><td class=\"msg\">{}</td></tr>\n",
                             esc(e->id), esc(verdict), score_text(r ? r->score : 0), score_text(e->max_score()),
-                            esc(printable_text(message)));
+                            r ? esc(compiler_text(*r, lang)) : "", esc(printable_text(message)));
     }
     html += "</tbody></table>\n";
     std::vector<std::string> remarks;

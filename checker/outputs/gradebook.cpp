@@ -70,7 +70,9 @@ Json exercise_json(const ExerciseRecord& e) {
               {"compile_seconds", e.compile_seconds},
               {"run_seconds", e.run_seconds},
               {"compile_cached", e.compile_cached},
+              {"compiler", e.compiler.empty() ? Json(nullptr) : Json(e.compiler)},
               {"parts", parts}};
+    if (e.redecided) j["redecided"] = true;
     if (!e.note.empty()) j["note"] = e.note;
     if (!e.issues.empty()) j["issues"] = e.issues;
     if (e.fault_repeated) j["fault_repeated"] = true;
@@ -113,6 +115,8 @@ ExerciseRecord exercise_from_json(const nlohmann::json& j) {
     e.compile_seconds = field<double>(j, "compile_seconds", 0);
     e.run_seconds = field<double>(j, "run_seconds", 0);
     e.compile_cached = field<bool>(j, "compile_cached", false);
+    e.compiler = field<std::string>(j, "compiler", "");
+    e.redecided = field<bool>(j, "redecided", false);
     e.fault_repeated = field<bool>(j, "fault_repeated", false);
     e.code_shape = field<std::string>(j, "code_shape", "");
     for (const auto& p : j.at("parts")) e.parts.push_back(part_from_json(p, true));
@@ -354,6 +358,21 @@ std::string junit_xml(const std::vector<StudentRecord>& students, Lang lang) {
 // ---------------------------------------------------------------------------------------------
 // summary.txt
 
+// "programs decided by clang 25, by g++ 2 (2 of them after clang's build lost a point)"; "" when
+// no record names a compiler (records of an older grader).
+std::string compilers_text(const std::vector<StudentRecord>& students) {
+    std::size_t clang = 0, gcc = 0, redecided = 0;
+    for (const StudentRecord& s : students)
+        for (const ExerciseRecord& e : s.exercises) {
+            clang += e.compiler == "clang";
+            gcc += e.compiler == "g++";
+            redecided += e.redecided;
+        }
+    if (clang + gcc == 0) return "";
+    return fmt::format("\nprograms decided by clang {}, by g++ {} ({} of them after clang's build lost a point)\n", clang,
+                       gcc, redecided);
+}
+
 std::string summary_text(const std::vector<const Exercise*>& exercises, const std::vector<StudentRecord>& students,
                          const std::vector<IgnoredEntry>& ignored) {
     double max_total = 0;
@@ -400,6 +419,7 @@ std::string summary_text(const std::vector<const Exercise*>& exercises, const st
     for (const char* v : {"correct", "wrong", "too_few_digits", "missing", "unparseable", "compile_error", "crashed",
                           "timed_out", "output_limit", "bad_submission", "grader_fault"})
         if (verdicts.contains(v)) out += fmt::format("  {:<15} {:>6}\n", v, verdicts[v]);
+    out += compilers_text(students);
 
     std::string bad, faults, repeated;
     for (const StudentRecord& s : students) {

@@ -36,6 +36,8 @@ struct ExerciseRecord {
     std::vector<std::string> issues;         // output lines that were not answers
     double compile_seconds = 0, run_seconds = 0;
     bool compile_cached = false;             // the binary (or the compile error) came from the cache
+    std::string compiler;                    // whose build decided the verdict: "g++" or "clang"; "" when none
+    bool redecided = false;                  // clang's build was short of full marks: g++'s verdict
     bool fault_repeated = false;             // the grader failed here on the run before too, with the same
                                              // key: reported, and its parts no longer credited
     std::vector<PartRecord> parts;

@@ -51,6 +51,7 @@ BLOCKCHECK_ROOT="$root" "$blockcheck" bench --grading 5 > "$ws/bench.txt" 2>&1 |
 cat "$ws/bench.txt"
 grep -q '^every solved student has full marks: yes' "$ws/bench.txt" || fail "a personalised solved program lost points"
 grep -q 'compile median' "$ws/bench.txt" || fail "no compile median in the benchmark"
+grep -qE "^grade's paths side by side" "$ws/bench.txt" || fail "the benchmark should print grade's two paths (g++, clang) side by side"
 grep -qE '^the tutor, side by side .*: without [0-9.]+ s, with [0-9.]+ s: [0-9.]+x' "$ws/bench.txt" ||
     fail "the benchmark should print the class's time with and without the tutor, and the ratio"
 echo "grade_progress: ok"

@@ -22,6 +22,7 @@ ExerciseRecord to_record(const ExerciseResult& r, Lang lang) {
     rec.note = r.note.in(lang);
     for (const ProtocolIssue& issue : r.issues) rec.issues.push_back(issue.message.in(lang));
     rec.compile_seconds = r.compile_seconds;
+    rec.compiler = r.compiler, rec.redecided = r.redecided;
     rec.run_seconds = r.run_seconds;
     for (const PartResult& p : r.parts) {
         std::string message = p.message.in(lang);  // the notes (a step from the student's own numbers, ...) follow it
@@ -79,6 +80,7 @@ ProgramGrader::ProgramGrader(const GradeSettings& settings, fs::path cache_dir) 
     run_settings_.limits = settings.run_limits;
     run_settings_.compile_limits = settings.compile_limits;
     run_settings_.jail = &jail_;
+    run_settings_.way = settings.compile_way;
 }
 
 ProgramCosts ProgramGrader::costs() const {

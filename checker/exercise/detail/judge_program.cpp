@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 
@@ -70,16 +71,19 @@ ProgramCosts& ProgramCosts::operator+=(const ProgramCosts& more) {
     return *this;
 }
 
-ExerciseResult judge_program(const Exercise& exercise, const ProgramToJudge& program, const RunSettings& settings,
-                             const AnswerCompareOptions& options) {
+namespace {
+
+// The program judged with its binary built `way`.
+ExerciseResult judge_built(const Exercise& exercise, const ProgramToJudge& program, const RunSettings& settings,
+                           const AnswerCompareOptions& options, CompileWay way) {
     ExerciseResult r;
     const std::optional<Text> refusal = source_refusal(program);
     const CompileResult build =
         refusal             ? CompileResult{}
         : program.submitted ? compile_program(*program.submitted, settings.include_dir, settings.cache_dir,
-                                              settings.compile_limits, CompileWay::fast, program.shown_as)
+                                              settings.compile_limits, way, program.shown_as)
                             : compile_program(program.source, settings.include_dir, settings.cache_dir,
-                                              settings.compile_limits, CompileWay::fast, program.shown_as);
+                                              settings.compile_limits, way, program.shown_as);
     std::error_code ec;
     if (refusal)
         r = refused(exercise, *refusal);
@@ -118,8 +122,31 @@ ExerciseResult judge_program(const Exercise& exercise, const ProgramToJudge& pro
     r.cost.compile_hits = build.cached;
     r.cost.compile_seconds = build.seconds;
     r.stored = build.stored;
+    r.compiler = refusal ? "" : build.compiler;
     add_compile_notes(r, build);
     return r;
+}
+
+// Full marks and nothing else to say: every part correct, no output line that is no answer, no
+// part wrong on the probe's variant. Only such a verdict of clang's build stands.
+bool full_marks(const ExerciseResult& r) {
+    return r.status == "done" && r.score >= r.max_score && r.issues.empty() && r.wrong_on_variant.empty() &&
+           std::all_of(r.parts.begin(), r.parts.end(), [](const PartResult& p) { return p.verdict == Verdict::correct; });
+}
+
+}  // namespace
+
+ExerciseResult judge_program(const Exercise& exercise, const ProgramToJudge& program, const RunSettings& settings,
+                             const AnswerCompareOptions& options) {
+    if (settings.way != CompileWay::clang) return judge_built(exercise, program, settings, options, settings.way);
+    ExerciseResult first = judge_built(exercise, program, settings, options, CompileWay::clang);
+    if (first.compiler != "clang" || full_marks(first)) return first;  // g++ built it already, or clang's full marks
+    ExerciseResult decided = judge_built(exercise, program, settings, options, CompileWay::fast);
+    decided.redecided = true;
+    decided.cost += first.cost;
+    decided.compile_seconds += first.compile_seconds;
+    decided.stored.insert(decided.stored.begin(), first.stored.begin(), first.stored.end());
+    return decided;
 }
 
 }  // namespace blockcheck

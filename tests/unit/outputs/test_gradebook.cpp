@@ -278,3 +278,21 @@ TEST_CASE("gradebook: the summary gives means, histograms, verdict counts and wh
     CHECK(text.find("bob: bob.zip: not a readable archive") != std::string::npos);
     CHECK(text.find("ada / ex_c") != std::string::npos);  // the grader fault
 }
+
+TEST_CASE("gradebook: which compiler decided each program is in the results, counted in the summary") {
+    const Exercise a = exercise_worth("ex_a", 3), b = exercise_worth("ex_b", 3), c = exercise_worth("ex_c", 1);
+    StudentRecord s = sample("ada", "m");
+    s.exercises[0].compiler = "clang";
+    s.exercises[1].compiler = "g++", s.exercises[1].redecided = true;
+    const nlohmann::ordered_json json = student_json(s);
+    CHECK(json["exercises"][0]["compiler"] == "clang");
+    CHECK_FALSE(json["exercises"][0].contains("redecided"));
+    CHECK(json["exercises"][1]["compiler"] == "g++");
+    CHECK(json["exercises"][1]["redecided"] == true);
+    const StudentRecord back = student_from_json(nlohmann::json::parse(dump_json(json)));
+    CHECK(back.exercises[1].compiler == "g++");
+    CHECK(back.exercises[1].redecided);
+    CHECK(summary_text({&a, &b, &c}, {s}).find("programs decided by clang 1, by g++ 1 (1 of them after clang's build lost a "
+                                              "point)") != std::string::npos);
+    CHECK(summary_text({&a, &b, &c}, {sample("bob", "m")}).find("programs decided") == std::string::npos);  // none named
+}
