@@ -121,11 +121,12 @@ TEST_CASE("report.html: a section per student, sized to the assignment, its mess
     s.max_score = 2;
     ExerciseRecord first{.id = "first", .status = "failing", .score = 1, .max_score = 2};
     first.parts = {{"a", "correct", 1, 1, ""}, {"b", "wrong", 0, 1, "b: 3 <script>, expected 4"}};
+    first.compiler = "g++", first.redecided = true;  // clang's build lost the point, g++ decided
     ExerciseRecord other{.id = "other", .status = "not_done"};
     s.exercises = {first, other};
     const std::string html = students_html({&e}, {s});
     CHECK(html.find("<details class=\"student\" id=\"student-ada\"><summary><b>ada</b> 1/2</summary>") != std::string::npos);
-    CHECK(html.find("<td><code>first</code></td><td>wrong</td><td class=\"num\">1/2</td>"
+    CHECK(html.find("<td><code>first</code></td><td>wrong</td><td class=\"num\">1/2</td><td>g++ (after clang)</td>"
                     "<td class=\"msg\">b: b: 3 &lt;script&gt;, expected 4</td>") != std::string::npos);
     CHECK(html.find("other") == std::string::npos);
 }
