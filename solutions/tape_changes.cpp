@@ -411,12 +411,12 @@ std::optional<TapeChange> described(const Recording& r, const Way& way) {
         change = TapeChange{way.id, way.kind, {}, {}, {}, std::move(*answers)};
         std::tie(change->en, change->zh) = tape_change_words(r.tape, r.answer_of, r.order, r.right_numbers, site.nodes.front(),
                                                              site.first_answer, way.kind, way.variant, way.constant);
-        if (site.key.ends_with("#*")) {  // a helper's step: every answer it feeds
+        if (site.key.ends_with("#*")) {  // a helper's step: the answers it feeds
             std::string answers;
             for (std::size_t k = 0; k < r.order.size() && k < 64; ++k)
                 if (site.reach >> k & 1) answers += (answers.empty() ? "`" : ", `") + r.order[k] + "`";
-            change->en += ", and the same wherever that step recurs (" + answers + ")";
-            change->zh += "，同一步骤出现的每一处都如此（" + answers + "）";
+            change->en += ", and the same wherever that step recurs (it feeds " + answers + ")";
+            change->zh += "，同一步骤出现的每一处都如此（它影响 " + answers + "）";
         }
         for (std::size_t k = 0; k < r.order.size() && k < 64; ++k)
             if (site.reach >> k & 1) change->reaches.push_back(r.order[k]);

@@ -47,12 +47,12 @@ struct NewCase {
 // cap of 1 (so that every mechanism and each of its porting mistakes shows on 8 rows). Weights as
 // write_new_case's, rounded to float.
 struct FamilyFolder {
-    std::string family;  // model_type: llama, mistral, qwen2, qwen3, gemma2, gemma3_text, phi3, olmo2
+    std::string family;  // model_type: llama, mistral, qwen2, qwen3, gemma2, gemma3 (text_config), gemma3_text, phi3, olmo2
     std::size_t rows = 8;
     unsigned long long seed = 1;
     bool force = false;
 };
-inline constexpr const char* family_names[] = {"llama", "mistral", "qwen2", "qwen3", "gemma2", "gemma3_text", "phi3", "olmo2"};
+inline constexpr const char* family_names[] = {"llama", "mistral", "qwen2", "qwen3", "gemma2", "gemma3", "gemma3_text", "phi3", "olmo2"};
 std::vector<std::filesystem::path> write_family_folder(const std::filesystem::path& dir, const FamilyFolder& options);
 
 // Writes OUT.json; a case of more than 2^20 numbers keeps its weights and input in

@@ -74,7 +74,7 @@ void add_new_command(CLI::App& cmd, Context& context) {
     sub->add_flag("--force", o.force, "overwrite files that exist");
     sub->add_option("--family", n->family,
                     "write OUT as a small checkpoint folder of this model family instead (llama, mistral, qwen2, qwen3, "
-                    "gemma2, gemma3_text, phi3, olmo2): config.json, model.safetensors, hidden.npy; with --rows, --seed")
+                    "gemma2, gemma3 (nested under text_config), gemma3_text, phi3, olmo2): config.json, model.safetensors, hidden.npy; with --rows, --seed")
         ->check(CLI::IsMember(std::vector<std::string>(std::begin(family_names), std::end(family_names))));
     sub->callback([&context, n, sub] {
         context.run = [&context, n, sub] {

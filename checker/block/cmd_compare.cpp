@@ -29,7 +29,7 @@ struct CompareOptions {
     LayerInput input;
     std::string precision = "dd";  // of the reference on --model
     bool search_mistakes = false;  // run the mistake search whatever it costs
-    double search_budget = 20;     // else begin no mistake after this many seconds of search
+    double search_budget = 20;     // else begin no mistake after this many seconds of compare
     std::string dtype = "float64";
     std::optional<double> rtol, atol;
     std::optional<std::string> layout;  // the pair layout of the submission's Q/K stages; found when absent
@@ -315,7 +315,8 @@ struct FirstRows {
 template <class T>
 MistakeSearch search_layer(const CompareOptions& o, const LayerRun<T>& layer, ProductMemo<T>& memo,
                            const BlockConfig<Mpfr50>& config, const Trace<Mpfr50>& given,
-                           const Trace<Mpfr50>& reference, const Trace<Mpfr50>* faithful, Lang lang) {
+                           const Trace<Mpfr50>& reference, const Trace<Mpfr50>* faithful, double compare_seconds,
+                           Lang lang) {
     const auto weights = remembered(layer.layer.weights, memo);
     const auto start = std::chrono::steady_clock::now();
     std::size_t begun = 0;
@@ -334,20 +335,24 @@ MistakeSearch search_layer(const CompareOptions& o, const LayerRun<T>& layer, Pr
             block_step(changed, weights, layer.input, std::span<const long>(layer.positions), cache, &trace);
         });
     };
-    const std::optional<double> budget = o.search_mistakes ? std::nullopt : std::optional(o.search_budget);
+    // --search-budget counts compare's whole time: the reference's and the faithful run's seconds are spent
+    const std::optional<double> budget =
+        o.search_mistakes ? std::nullopt : std::optional(std::max(0.0, o.search_budget - compare_seconds));
     // a move below the reference's own digits is none (dd: 30 digits, fewer at large positions)
     const double resolution = o.precision == "50" ? 1e-40 : std::pow(10.0, 3 - dd_guaranteed_digits(layer.positions.back()));
     FirstRows<T> first(layer);
     MistakeRun with{made_on(layer.layer.config), run, resolution};
     if (first.rows.rows < layer.input.rows)
         with.first_rows = [&first](const PortingMistake& mistake) { return first.with(mistake); };
-    return search_porting_mistakes(with, config,
-                                   layer.cached.size() + layer.input.rows, given, reference, dtype_named(o.dtype), o.rtol,
-                                   o.atol, budget, faithful);
+    MistakeSearch search = search_porting_mistakes(with, config, layer.cached.size() + layer.input.rows, given, reference,
+                                                   dtype_named(o.dtype), o.rtol, o.atol, budget, faithful);
+    search.budget_seconds = o.search_budget;
+    return search;
 }
 
 template <class T>
 int compare_model_at(const CompareOptions& o, Lang lang) {
+    const auto start = std::chrono::steady_clock::now();
     const DType dtype = dtype_named(o.dtype);
     ModelFolder folder(o.model);
     say_layer_family(folder, o.layer, "compare", lang);
@@ -364,7 +369,9 @@ int compare_model_at(const CompareOptions& o, Lang lang) {
     return report(o, lang,
                   {fmt::format("{} layer {}", o.model, o.layer), seen,
                    compare_stages(seen.given, reference, config, keys, dtype, o.rtol, o.atol, f),
-                   search_layer(o, run, memo, config, seen.given, reference, f, lang), run.positions, config});
+                   search_layer(o, run, memo, config, seen.given, reference, f,
+                                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), lang),
+                   run.positions, config});
 }
 
 int compare_either(const CompareOptions& o, Lang lang) {
@@ -395,8 +402,8 @@ void add_compare_command(CLI::App& app, Context& context) {
                                      "on --model, try every porting mistake however long it takes")
                            ->needs(model);
     cmd->add_option("--search-budget", options->search_budget,
-                    "on --model, seconds after which the porting-mistake search begins no more mistakes (it lists "
-                    "those it did not try)")
+                    "on --model, seconds of compare (from its start, the reference's run included) after which the "
+                    "porting-mistake search begins no more mistakes (it lists those it did not try)")
         ->needs(model)
         ->excludes(all)
         ->check(CLI::NonNegativeNumber)

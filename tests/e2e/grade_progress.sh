@@ -14,7 +14,8 @@ chapter25_workspace "$ws"
 subs="$ws/submissions"
 # Empty submissions: nothing to compile, so this is fast; the ids are what matters.
 mkdir -p "$subs/ada" "$subs/grace" "$subs/evil"$'\n'"line" "$subs/esc"$'\e'"[2J" "$subs/=cmd"$'\e[2J\a\xc2\x9b'"31m"
-# An archive whose only entry, a link out of the submission, is named with escapes: refused, by name.
+# An archive whose only entry, a link out of the submission, is named with escapes: never written,
+# and named, escaped, in the student's notes.
 entry=$'\e[2J\e[1;31m'"x.cpp"$'\xc2\x9b'
 mkdir -p "$ws/tarred" && ln -s /etc/passwd "$ws/tarred/$entry" && tar -C "$ws/tarred" -czf "$subs/tarred.tar.gz" "$entry"
 # A raw control byte: C0 but tab, LF and CR (CRLF ends CSV lines), DEL, or C1 in UTF-8.
@@ -28,12 +29,13 @@ grep -qF 'evil\x0Aline' "$ws/plain.txt" || fail "the newline of an id should be 
 grep -qF 'esc\x1B[2J' "$ws/plain.txt" || fail "the escape of an id should be shown as \\x1B"
 ! grep -q $'\e' "$ws/plain.txt" || fail "a raw escape character reached the output"
 ! LC_ALL=C grep -aqP "$controls" "$ws/plain.txt" || fail "a raw control byte reached the output"
-grep -qF 'x.cpp\xC2\x9B' "$ws/plain.txt" || fail "the refused entry should be named, escaped"
 for file in summary.txt gradebook.csv junit.xml report.html; do
     ! LC_ALL=C grep -aqP "$controls" "$ws/plain/$file" || fail "a raw control byte in $file"
 done
 grep -qF "'=cmd\x1B[2J\x07\xC2\x9B31m," "$ws/plain/gradebook.csv" || fail "the id in gradebook.csv should be escaped, no formula"
-grep -qF '\x1B[2J\x1B[1;31mx.cpp\xC2\x9B' "$ws/plain/summary.txt" || fail "summary.txt should name the refused entry, escaped"
+[[ $(json '.notes[0]' "$ws/plain/results/tarred.json") == "archive entry \\x1B[2J\\x1B[1;31mx.cpp\\xC2\\x9B: a link to '/etc/passwd': links are not unpacked" ]] ||
+    fail "the skipped entry should be named, escaped, in the notes: $(json .notes "$ws/plain/results/tarred.json")"
+grep -qF '\x1B[2J\x1B[1;31mx.cpp\xC2\x9B' "$ws/plain/report.html" || fail "report.html should name the skipped entry, escaped"
 
 # A terminal (script gives the command one): one bar redrawn with \r, ending at 6/6.
 script -qec "'$blockcheck' grade '$subs' --out '$ws/tty' --jobs 2 --regrade" /dev/null > "$ws/tty.txt" 2>&1 ||

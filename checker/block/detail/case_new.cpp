@@ -155,6 +155,12 @@ Json family_config(const std::string& family) {
     return c;
 }
 
+// gemma3 as Gemma3ForConditionalGeneration writes it: gemma3_text's config under text_config.
+Json nested_gemma3_config() {
+    return {{"model_type", "gemma3"}, {"architectures", {"Gemma3ForConditionalGeneration"}},
+            {"text_config", family_config("gemma3_text")}, {"vision_config", {{"model_type", "siglip_vision_model"}}}};
+}
+
 // [rows, cols] (or [rows]) of values rounded to float: uniform in +-scale around `offset`.
 Tensor float_tensor(std::mt19937_64& engine, std::vector<std::size_t> shape, double scale, double offset = 0) {
     Tensor t{DType::float32, shape, {}};
@@ -168,13 +174,14 @@ Tensor float_tensor(std::mt19937_64& engine, std::vector<std::size_t> shape, dou
 std::vector<std::filesystem::path> write_family_folder(const std::filesystem::path& dir, const FamilyFolder& o) {
     if (std::find(std::begin(family_names), std::end(family_names), o.family) == std::end(family_names))
         throw InputFileError("--family: " + o.family + ": expected one of llama, mistral, qwen2, qwen3, gemma2, "
-                             "gemma3_text, phi3, olmo2");
+                             "gemma3, gemma3_text, phi3, olmo2");
     if (o.rows == 0 || o.rows > max_case_rows) throw InputFileError(fmt::format("--rows: {} is not between 1 and {}", o.rows, max_case_rows));
     const std::vector<std::filesystem::path> files = {dir / "config.json", dir / "model.safetensors", dir / "hidden.npy"};
     if (!o.force)
         for (const auto& file : files)
             if (std::filesystem::exists(file)) throw InputFileError(file.string() + ": already exists; give --force to overwrite it");
-    const Json config = family_config(o.family);
+    const bool nested = o.family == "gemma3";  // its layers under model.language_model
+    const Json config = nested ? nested_gemma3_config() : family_config(o.family);
     const HfConfig<double> hf = read_hf_config<double>(parse_json_exact(config.dump(), "config.json"), "config.json");
     const BlockConfig<double>& c = hf.block;
     const std::size_t C = c.hidden_size, F = c.ffn_hidden_size, qd = c.query_heads * c.head_dim,
@@ -184,7 +191,7 @@ std::vector<std::filesystem::path> write_family_folder(const std::filesystem::pa
     std::mt19937_64 engine(o.seed);
     NamedTensors t;
     for (std::size_t layer = 0; layer < 2; ++layer) {
-        const std::string p = fmt::format("model.layers.{}.", layer);
+        const std::string p = fmt::format("model.{}layers.{}.", nested ? "language_model." : "", layer);
         auto gains = [&](const std::string& name, std::size_t n) { t.emplace_back(p + name, float_tensor(engine, {n}, 0.25, gain_offset)); };
         auto linear = [&](const std::string& name, std::size_t out, std::size_t in) {
             t.emplace_back(p + name, float_tensor(engine, {out, in}, spread(in)));

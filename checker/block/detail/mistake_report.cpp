@@ -38,8 +38,8 @@ void print_tried(const MistakeSearch& search, Lang lang) {
                    joined_keys(search.not_made));
     if (!search.over_budget.empty())
         fmt::print("  {}\n    {}\n",
-                   tr_format(lang, "not tried: the search's {s:g} s ran out first (--search-mistakes tries them all):",
-                             "未尝试：搜索的 {s:g} 秒时间先用完了（加 --search-mistakes 可全部尝试）：",
+                   tr_format(lang, "not tried: compare's {s:g} s (--search-budget) ran out first (--search-mistakes tries them all):",
+                             "未尝试：compare 的 {s:g} 秒（--search-budget）先用完了（加 --search-mistakes 可全部尝试）：",
                              fmt::arg("s", search.budget_seconds)),
                    joined_keys(search.over_budget));
 }

@@ -125,6 +125,20 @@ TEST_CASE("an unknown model_type, or a family field the block does not compute, 
     CHECK(refused(partial).find("config.json: config.partial_rotary_factor") == 0);
 }
 
+TEST_CASE("case new --family gemma3 writes gemma3_text's layers nested as Gemma3ForConditionalGeneration does") {
+    TempDir dir{"gemma3-nested"};
+    write_family_folder(dir.path / "nested", {"gemma3"});
+    write_family_folder(dir.path / "text", {"gemma3_text"});
+    const Json config = Json::parse(text_of(dir.path / "nested" / "config.json"));
+    CHECK(config["model_type"] == "gemma3");
+    CHECK(config["text_config"]["model_type"] == "gemma3_text");
+    for (std::size_t layer = 0; layer < 2; ++layer) {
+        CAPTURE(layer);
+        const Tensor nested = family_port(dir.path / "nested", layer, ""), text = family_port(dir.path / "text", layer, "");
+        CHECK(nested.values == text.values);  // the same seed: the same layer, read through text_config
+    }
+}
+
 TEST_CASE("phi3: Phi3Config's defaults, LongRoPE's original context 4096 where config.json gives none") {
     const std::size_t d = 8;
     Json phi3 = {{"model_type", "phi3"},        {"hidden_size", 32},          {"intermediate_size", 48},

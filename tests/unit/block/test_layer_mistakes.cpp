@@ -180,7 +180,7 @@ TEST_CASE("a search over its budget lists the mistakes it did not try") {
                    text);
     CHECK(text_of(text).find("none of the 0 porting mistakes tried explains it; 29 were not tried (below)") !=
           std::string::npos);
-    CHECK(text_of(text).find("not tried: the search's 0 s ran out first (--search-mistakes tries them all):\n"
+    CHECK(text_of(text).find("not tried: compare's 0 s (--search-budget) ran out first (--search-mistakes tries them all):\n"
                              "    position_off_by_one, rope_on_v, eps_outside_sqrt,") != std::string::npos);
 }
 
