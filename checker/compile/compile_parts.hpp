@@ -135,9 +135,10 @@ struct CompilerJail {
 CompilerJail compiler_jail(const Sandbox& sandbox, const std::filesystem::path& cache_dir);
 
 // The jail of a resident compiler (the clang service, compile_service.cpp) whose writable folder
-// is sandbox.writable_dir: bubblewrap where compiler_jail would use it, and as root always a
-// throw-away uid (refused otherwise: those compiles go to clang++ processes); the folder stays the
-// grader's (0711), and each compile's build folder inside it is handed over on its own.
+// is sandbox.writable_dir: as compiler_jail (bubblewrap where it works; as root a throw-away uid
+// where one can compile, else root inside bubblewrap, else refused: those compiles go to clang++
+// processes), but the folder stays the grader's (0711), and each compile's build folder inside it
+// is handed over on its own.
 CompilerJail resident_jail(const Sandbox& sandbox, const std::filesystem::path& cache_dir);
 // The build folder `dir` and its files handed to `uid` (0700); empty, or why not.
 std::string hand_build_folder(const std::filesystem::path& dir, unsigned uid);

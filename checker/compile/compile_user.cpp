@@ -157,7 +157,8 @@ CompilerJail resident_jail(const Sandbox& sandbox, const fs::path& cache_dir) {
     fs::permissions(cache_dir, fs::perms(0711), ec);
     fs::permissions(sandbox.writable_dir, fs::perms(0711), ec);
     if (std::string why = uid_problem(sandbox, cache_dir); why.empty() && !ec) return {bwrap, throwaway_uid(), {}};
-    return {nullptr, 0, "the resident compiler needs a throw-away uid here"};  // root: compiles go to clang++ processes
+    if (bwrap) return {bwrap, 0, {}};  // root, but inside bubblewrap with every capability dropped, as compiler_jail
+    return {nullptr, 0, "no throw-away uid and no bubblewrap for the resident compiler here"};
 }
 
 RunResult run_compiler(const std::vector<std::string>& argv, const fs::path& dir, const Limits& limits, const CompilerJail& jail) {
