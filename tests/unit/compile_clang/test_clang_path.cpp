@@ -305,6 +305,25 @@ TEST_CASE("clang path: answers left in a FILE buffer at _exit are lost both ways
     CHECK(decided.redecided);
 }
 
+TEST_CASE("clang path: an untouched template is built by g++ at once (it loses points, and g++ decides those)") {
+    REQUIRE(clang_usable());
+    const Exercise& e = shipped_exercises().all().front();
+    const Program untouched{"template/" + e.id, read_text(repository() / e.source), &e};
+    const ClangServiceUse before = clang_service_use();
+    const ExerciseResult decided = road().judge(untouched, CompileWay::clang), gcc = road().judge(untouched, CompileWay::fast);
+    CHECK(decided.compiler == "g++");
+    CHECK_FALSE(decided.redecided);  // clang never built it
+    CHECK(outcome(decided) == outcome(gcc));
+    CHECK_FALSE(full_marks(decided));
+    CHECK(clang_service_use().compiles == before.compiles);
+    // one byte more and it is the student's own program again: clang first, g++ re-deciding
+    Program edited = untouched;
+    edited.text += "\n";
+    const ExerciseResult first = road().judge(edited, CompileWay::clang);
+    CHECK(first.compiler == "g++");
+    CHECK(first.redecided);
+}
+
 TEST_CASE("clang path: the same final verdicts as g++ on a sample of the corpora") {
     compare({5, 24, 24, 4, 6});
 }
