@@ -32,8 +32,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <functional>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -222,14 +222,14 @@ struct BuildDir {
     }
 };
 
-// A program that compiles anywhere, compiled in `dir` with `argv` (the flags, without a source)
-// under the same limits, sandbox and uid: when it fails too, the compiler or its limits are at fault,
-// not the student's program. Probed every time (a compiler can vanish or break mid-run), which
-// costs one tiny compile per failure that is not cached yet.
 // The compiler as one build runs it: a process of its own (run_compiler), or the resident clang
 // service's (nullopt when the service failed).
 using RunCompiler = std::function<std::optional<RunResult>(const std::vector<std::string>& argv, const Limits& limits)>;
 
+// A program that compiles anywhere, compiled in `dir` with `argv` (the flags, without a source)
+// under the same limits, sandbox and uid: when it fails too, the compiler or its limits are at fault,
+// not the student's program. Probed every time (a compiler can vanish or break mid-run), which
+// costs one tiny compile per failure that is not cached yet.
 bool probe_compiles(std::vector<std::string> argv, const fs::path& dir, const Limits& limits, const CompilerJail& jail,
                     const RunCompiler& run) {
     constexpr const char* probe = "blockcheck-probe.cpp";
