@@ -143,7 +143,10 @@ bool untouched_template(const Exercise& exercise, const ProgramToJudge& program,
     const auto template_text = read_file_if_readable(settings.include_dir.parent_path() / exercise.source);
     if (!template_text) return false;
     if (program.submitted) return program.submitted->source.bytes == *template_text;
-    return read_file_if_readable(program.source) == template_text;
+    const std::filesystem::path folder =
+        program.source.parent_path().empty() ? std::filesystem::path(".") : program.source.parent_path();
+    const SubmittedProgram read = read_program(folder, program.source.filename().string(), Links::follow_and_report);
+    return read.readable() && read.source.bytes == *template_text;
 }
 
 }  // namespace
