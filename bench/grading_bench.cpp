@@ -378,7 +378,13 @@ bool same_scores(const GradeReport& a, const GradeReport& b) {
 
 // grade's two paths side by side, each the same class cold with an empty cache: g++ alone
 // (--compiler gcc) and clang first, g++ deciding every program clang's build short of full marks.
-nlohmann::ordered_json compilers_json(const GradeReport& gcc, const GradeReport* clang) {
+// The clang path's compiles the resident service built in one graded class, and services that failed.
+struct ServiceShare {
+    int compiles = 0, failures = 0;
+};
+
+nlohmann::ordered_json compilers_json(const GradeReport& gcc, const GradeReport* clang, const GradeReport* processes,
+                                      ServiceShare service) {
     auto path = [](const GradeReport& r) {
         const Decided d = decided_by(r);
         return nlohmann::ordered_json{{"cold_seconds", r.wall_seconds}, {"compile_median_seconds", class_medians(r).compile},
@@ -386,26 +392,38 @@ nlohmann::ordered_json compilers_json(const GradeReport& gcc, const GradeReport*
                                       {"redecided", d.redecided}, {"gcc_share", d.gcc_share()}};
     };
     nlohmann::ordered_json j{{"gcc", path(gcc)}, {"clang", clang ? path(*clang) : nlohmann::ordered_json(nullptr)}};
-    if (clang) j["same_scores"] = same_scores(gcc, *clang);
+    j["clang_processes"] = processes ? path(*processes) : nlohmann::ordered_json(nullptr);
+    j["service_compiles"] = service.compiles;
+    j["service_failures"] = service.failures;
+    if (clang) j["same_scores"] = same_scores(gcc, *clang) && (!processes || same_scores(gcc, *processes));
     return j;
 }
 
-void print_compilers(const GradeReport& gcc, const GradeReport* clang) {
+void print_compilers(const GradeReport& gcc, const GradeReport* clang, const GradeReport* processes, ServiceShare service) {
     if (!clang) {
         fmt::print("grade's paths side by side: clang++-16 is not usable here (g++ alone, as above)\n");
         return;
     }
-    const Decided d = decided_by(*clang);
     const Medians g = class_medians(gcc), c = class_medians(*clang);
     fmt::print("grade's paths side by side (the same class cold, empty cache each):\n");
     fmt::print("  {:<44} {:>10} {:>16} {:>18}\n", "path", "cold class", "compile median", "decided by g++");
     fmt::print("  {:<44} {:>8.1f} s {:>14.3f} s {:>17.1f}%\n", "--compiler gcc (g++ alone)", gcc.wall_seconds, g.compile, 100.0);
-    fmt::print("  {:<44} {:>8.1f} s {:>14.3f} s {:>17.1f}%  ({} of {}; {} after clang's build lost a point)\n",
-               "--compiler clang (g++ deciding lost points)", clang->wall_seconds, c.compile, 100 * d.gcc_share(), d.gcc,
-               d.gcc + d.clang, d.redecided);
-    fmt::print("  cold class {:.2f}x, compile median {:.2f}x; the same scores both paths: {}\n",
+    auto row = [](const char* name, const GradeReport& r) {
+        const Decided by = decided_by(r);
+        fmt::print("  {:<44} {:>8.1f} s {:>14.3f} s {:>17.1f}%  ({} of {}; {} after clang's build lost a point)\n", name,
+                   r.wall_seconds, class_medians(r).compile, 100 * by.gcc_share(), by.gcc, by.gcc + by.clang, by.redecided);
+    };
+    if (processes) row("--compiler clang, clang++-16 processes", *processes);
+    row("--compiler clang (g++ deciding lost points)", *clang);
+    fmt::print("    clang's compiles built by the resident service: {}; services failed: {}\n", service.compiles,
+               service.failures);
+    fmt::print("  cold class {:.2f}x, compile median {:.2f}x; the same scores every path: {}\n",
                clang->wall_seconds > 0 ? gcc.wall_seconds / clang->wall_seconds : 0.0, c.compile > 0 ? g.compile / c.compile : 0.0,
-               same_scores(gcc, *clang) ? "yes" : "NO");
+               same_scores(gcc, *clang) && (!processes || same_scores(gcc, *processes)) ? "yes" : "NO");
+    if (processes)
+        fmt::print("  the resident service against clang++-16 processes: cold class {:.2f}x, compile median {:.2f}x\n",
+                   clang->wall_seconds > 0 ? processes->wall_seconds / clang->wall_seconds : 0.0,
+                   c.compile > 0 ? class_medians(*processes).compile / c.compile : 0.0);
 }
 
 // Every student who solved everything got full marks: personalising changed no program's meaning.
@@ -480,25 +498,37 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
     }
     std::fflush(stdout);
     // grade's default where clang is usable: the same class cold again, clang first
-    std::optional<GradeReport> clang_cold;
+    std::optional<GradeReport> clang_cold, clang_processes;
+    ServiceShare service;
     GradeSettings clang_settings = settings;
     clang_settings.compile_way = grading_way(CompilerChoice::automatic);
     if (clang_settings.compile_way == CompileWay::clang) {
+        // clang++-16 processes first (the resident service switched off), then grade's default
+        clang_settings.out = fs::path(base) / "grades-clang-processes";
+        ::setenv("BLOCKCHECK_CLANG_SERVICE", "0", 1);
+        forget_reference_runs();
+        clang_processes = grade_class(set, {submissions}, clang_settings);
+        ::unsetenv("BLOCKCHECK_CLANG_SERVICE");
         clang_settings.out = fs::path(base) / "grades-clang";
+        const ClangServiceUse before = clang_service_use();
         forget_reference_runs();
         clang_cold = grade_class(set, {submissions}, clang_settings);
+        service = {clang_service_use().compiles - before.compiles, clang_service_use().failures - before.failures};
         if (!as_json) {
+            print_class_figures("cold, clang++ procs", *clang_processes);
             print_class_figures("cold, clang first ", *clang_cold);
-            print_compilers(cold, &*clang_cold);
+            print_compilers(cold, &*clang_cold, &*clang_processes, service);
         }
     } else if (!as_json) {
-        print_compilers(cold, nullptr);
+        print_compilers(cold, nullptr, nullptr, service);
     }
     std::fflush(stdout);
     const GradeReport warm = grade_class(set, {submissions}, settings);
     if (!as_json) print_class_figures("warm (unchanged) ", warm);
-    const bool same = same_scores(cold, warm) && (!clang_cold || same_scores(cold, *clang_cold));
-    const bool full = solved_students_full(cold) && (!clang_cold || solved_students_full(*clang_cold));
+    const bool same = same_scores(cold, warm) && (!clang_cold || same_scores(cold, *clang_cold)) &&
+                      (!clang_processes || same_scores(cold, *clang_processes));
+    const bool full = solved_students_full(cold) && (!clang_cold || solved_students_full(*clang_cold)) &&
+                      (!clang_processes || solved_students_full(*clang_processes));
     const WaysCompared ways = compare_ways(root, set, fs::path(base), std::min<std::size_t>(n, 26));
     const RunsCompared runs = compare_runs(root, set, fs::path(base), std::min<std::size_t>(n, 26), 3);
     double load_before[3] = {0, 0, 0};
@@ -514,7 +544,8 @@ int grading_bench(const fs::path& root, std::size_t n, bool as_json, Lang lang) 
                                                   {"cold_no_search", class_figures(no_search)},
                                                   {"search_ratio", search_ratio},
                                                   {"warm", class_figures(warm)},
-                                                  {"compilers", compilers_json(cold, clang_cold ? &*clang_cold : nullptr)},
+                                                  {"compilers", compilers_json(cold, clang_cold ? &*clang_cold : nullptr,
+                                                                              clang_processes ? &*clang_processes : nullptr, service)},
                                                   {"same_scores", same},
                                                   {"solved_full_marks", full},
                                                   {"compile_ways", {{"programs", ways.programs},

@@ -8,6 +8,8 @@
 //   <key>.run-<hash> what the binary printed on one input (run_cache.hpp, the student's loop only)
 //   compiler-<id>.txt  `g++ --version` of the compiler binary identified by <id> (path, size, mtime)
 //   build-<key>-<n>/ a private build folder, removed afterwards
+//   build-service-<n>/  a resident clang service's folder (compile_service.cpp): its executable's
+//                    copy and the build folders of the compiles it serves; removed when it ends
 //   pch-<key>/       a program's leading #include lines precompiled (preamble.hpp and its .gch;
 //                    CompileWay::fast; sealed inside, .seal)
 //   lib-<key>/libblockcheck-header.a  the students' header compiled once (CompileWay::fast; sealed)
@@ -31,6 +33,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -219,16 +222,32 @@ struct BuildDir {
     }
 };
 
+// The compiler as one build runs it: a process of its own (run_compiler), or the resident clang
+// service's (nullopt when the service failed).
+using RunCompiler = std::function<std::optional<RunResult>(const std::vector<std::string>& argv, const Limits& limits)>;
+
 // A program that compiles anywhere, compiled in `dir` with `argv` (the flags, without a source)
 // under the same limits, sandbox and uid: when it fails too, the compiler or its limits are at fault,
 // not the student's program. Probed every time (a compiler can vanish or break mid-run), which
 // costs one tiny compile per failure that is not cached yet.
-bool probe_compiles(std::vector<std::string> argv, const fs::path& dir, const Limits& limits, const CompilerJail& jail) {
+bool probe_compiles(std::vector<std::string> argv, const fs::path& dir, const Limits& limits, const CompilerJail& jail,
+                    const RunCompiler& run) {
     constexpr const char* probe = "blockcheck-probe.cpp";
     write_cache_file(dir / probe, "#include <cstdio>\nint main() { std::puts(\"ok\"); }\n");
     if (jail.uid != 0 && ::lchown((dir / probe).c_str(), jail.uid, jail.uid) != 0) return false;
     argv.insert(argv.end(), {probe, "-o", "blockcheck-probe.out"});
-    return succeeded(run_compiler(argv, dir, limits, jail));
+    const std::optional<RunResult> ran = run(argv, limits);
+    return ran && succeeded(*ran);
+}
+
+// The folders a compile of `recipe` reads besides its build folder (read-only in its jail).
+std::vector<fs::path> readonly_dirs(const Recipe& recipe, const fs::path& include_dir) {
+    std::vector<fs::path> dirs;
+    if (!recipe.preamble.empty()) dirs.push_back(recipe.preamble.parent_path());
+    if (!recipe.pch.empty()) dirs.push_back(recipe.pch.parent_path());
+    if (fs::is_directory(include_dir)) dirs.push_back(include_dir);
+    if (!recipe.archive.empty()) dirs.push_back(recipe.archive.parent_path());
+    return dirs;
 }
 
 // Runs g++ in a private folder holding a copy of the source; stores the outcome in the cache.
@@ -240,39 +259,40 @@ CompileResult build(const SubmittedProgram& program,
     sweep_stale(cache_dir, "build-", std::chrono::hours(1));
     const std::string key = inputs.key();
     const EntryFiles entry = entry_files(cache_dir, key);
-    BuildDir dir{cache_dir / ("build-" + key + "-" + unique_suffix())};
+    // clang's compiles go to a resident service where one serves (compile_service.cpp), their
+    // build folder inside the service's own.
+    ServiceLease service =
+        recipe.compiler != "g++" ? lease_clang_service(cache_dir, readonly_dirs(recipe, include_dir)) : ServiceLease{};
+    BuildDir dir{(service ? service.folder() : cache_dir) / ("build-" + key + "-" + unique_suffix())};
     fresh_folder(dir.path);
     const std::string name = base_name(program.source.name);
     write_cache_file(dir.path / name, program.source.bytes);
     for (const SubmissionFile& header : program.headers) write_cache_file(dir.path / base_name(header.name), header.bytes);
     std::vector<std::string> argv{recipe.compiler};
     argv.insert(argv.end(), recipe.flags.begin(), recipe.flags.end());
-    Sandbox sandbox{dir.path, {}};
-    if (!recipe.preamble.empty()) {
-        argv.insert(argv.end(), {"-include", recipe.preamble.string()});
-        sandbox.readonly_dirs.push_back(recipe.preamble.parent_path());
-    }
-    if (!recipe.pch.empty()) {
-        argv.insert(argv.end(), {"-include-pch", recipe.pch.string()});
-        sandbox.readonly_dirs.push_back(recipe.pch.parent_path());
-    }
+    const Sandbox sandbox{dir.path, readonly_dirs(recipe, include_dir)};
+    if (!recipe.preamble.empty()) argv.insert(argv.end(), {"-include", recipe.preamble.string()});
+    if (!recipe.pch.empty()) argv.insert(argv.end(), {"-include-pch", recipe.pch.string()});
     if (!include_dir.empty()) argv.push_back("-I" + include_dir.string());
-    if (fs::is_directory(include_dir)) sandbox.readonly_dirs.push_back(include_dir);
     std::vector<std::string> argv_prefix = argv;  // the known-good probe's: no source, no archive
     argv_prefix.insert(argv_prefix.end(), recipe.link_flags.begin(), recipe.link_flags.end());
     argv.push_back(name);
     if (!recipe.pch_object.empty()) argv.push_back(recipe.pch_object.string());
-    if (!recipe.archive.empty()) {
-        argv.push_back(recipe.archive.string());
-        sandbox.readonly_dirs.push_back(recipe.archive.parent_path());
-    }
+    if (!recipe.archive.empty()) argv.push_back(recipe.archive.string());
     argv.insert(argv.end(), recipe.link_flags.begin(), recipe.link_flags.end());
     argv.insert(argv.end(), {"-o", binary_name});
-    const CompilerJail jail = compiler_jail(sandbox, cache_dir);
+    const CompilerJail jail = service ? service.jail_for(dir.path) : compiler_jail(sandbox, cache_dir);
     if (!jail.refused.empty()) return {CompileStatus::grader_fault, {}, jail.refused};
+    const RunCompiler compile = [&](const std::vector<std::string>& args, const Limits& under) -> std::optional<RunResult> {
+        if (service) return service.compile(args, dir.path, under);
+        return run_compiler(args, dir.path, under, jail);
+    };
     Limits program_limits = limits;  // the compiler writes no file larger than the biggest program
     program_limits.file_bytes = std::min<std::size_t>(limits.file_bytes ? limits.file_bytes : SIZE_MAX, max_binary_bytes);
-    RunResult run = run_compiler(argv, dir.path, program_limits, jail);
+    std::optional<RunResult> ran = compile(argv, program_limits);
+    // The service failed (a grader fault, never the program's): built again by a clang++ process.
+    if (!ran) return build(program, include_dir, cache_dir, inputs, version, recipe, limits, display);
+    RunResult run = std::move(*ran);
     std::string messages = shorten_paths(preamble_as_source(run.err, recipe, name), include_dir, dir.path);
     if (!recipe.archive.empty()) replace_all(messages, recipe.archive.string(), archive_name);
     std::string diagnostics = trim_diagnostics(messages);
@@ -293,12 +313,12 @@ CompileResult build(const SubmittedProgram& program,
     if (!finished) {
         const std::string reason = describe_limit_stop(run, limits);
         const CompileStatus whose =
-            probe_compiles(argv_prefix, dir.path, limits, jail) ? CompileStatus::rejected : CompileStatus::grader_fault;
+            probe_compiles(argv_prefix, dir.path, limits, jail, compile) ? CompileStatus::rejected : CompileStatus::grader_fault;
         return {whose, {}, diagnostics.empty() ? reason : reason + "\n" + diagnostics};
     }
     if (run.exit_code != 0) {
         if (diagnostics.empty()) diagnostics = recipe.compiler + " failed with exit code " + std::to_string(run.exit_code);
-        if (!probe_compiles(argv_prefix, dir.path, limits, jail))
+        if (!probe_compiles(argv_prefix, dir.path, limits, jail, compile))
             return {CompileStatus::grader_fault, {}, "the compiler fails on a known-good program too\n" + diagnostics};
         write_cache_file(entry.fail, diagnostics);
         write_seal(entry.seal, inputs.text(), {entry.fail});

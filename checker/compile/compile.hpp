@@ -66,6 +66,17 @@ bool clang_usable();
 // A grader fault of the clang way (its compiler could not run): the rest of the process uses g++.
 void clang_failed();
 
+// The resident clang service's use in this process (docs/compile-speed.md, "The resident compile
+// service"): compiles it served, services that failed (each a grader fault that sends every later
+// clang compile of the process to a clang++ process), and the first process of each idle service
+// (tests end one to see that fall-back).
+struct ClangServiceUse {
+    int compiles = 0;
+    int failures = 0;
+    std::vector<int> idle_pids;
+};
+ClangServiceUse clang_service_use();
+
 // Which compiler `grade` builds with (--compiler): g++ alone; clang first with g++ deciding every
 // program clang does not give full marks (judge_program); auto: clang where clang_usable().
 enum class CompilerChoice { gcc, clang, automatic };

@@ -6,6 +6,8 @@
 #include "checker/compile/compile_preamble.hpp"
 
 #include <condition_variable>
+#include <memory>
+#include <optional>
 #include <mutex>
 #include <set>
 #include <string>
@@ -132,6 +134,15 @@ struct CompilerJail {
 // cache_dir 0711); else root inside bubblewrap, and without bubblewrap it is refused.
 CompilerJail compiler_jail(const Sandbox& sandbox, const std::filesystem::path& cache_dir);
 
+// The jail of a resident compiler (the clang service, compile_service.cpp) whose writable folder
+// is sandbox.writable_dir: as compiler_jail (bubblewrap where it works; as root a throw-away uid
+// where one can compile, else root inside bubblewrap, else refused: those compiles go to clang++
+// processes), but the folder stays the grader's (0711), and each compile's build folder inside it
+// is handed over on its own.
+CompilerJail resident_jail(const Sandbox& sandbox, const std::filesystem::path& cache_dir);
+// The build folder `dir` and its files handed to `uid` (0700); empty, or why not.
+std::string hand_build_folder(const std::filesystem::path& dir, unsigned uid);
+
 // Runs the compiler's `argv` in `dir` inside `jail` (a throw-away uid gets only PATH in its
 // environment); every process of that uid is killed afterwards.
 RunResult run_compiler(const std::vector<std::string>& argv, const std::filesystem::path& dir, const Limits& limits,
@@ -142,5 +153,36 @@ RunResult run_compiler(const std::vector<std::string>& argv, const std::filesyst
 bool reclaim_output(const std::filesystem::path& file, const CompilerJail& jail);
 
 constexpr const char* archive_name = "libblockcheck-header.a";
+
+// grade's resident clang (compile_service.cpp; docs/compile-speed.md, "The resident compile
+// service"): blockcheck-clang-service, next to the running executable, started inside the compile
+// jail (resident_jail) with the folders a clang compile reads, and lent to one compile at a time.
+class ClangService;
+// A service lent to one compile: it goes back to the pool when the lease ends, unless it failed.
+class ServiceLease {
+public:
+    ServiceLease() = default;
+    explicit ServiceLease(std::unique_ptr<ClangService> service);
+    ServiceLease(ServiceLease&&) noexcept;
+    ~ServiceLease();
+    explicit operator bool() const { return service_ != nullptr; }
+    // The folder the compile's build folder goes in (the service's writable folder).
+    const std::filesystem::path& folder() const;
+    // The jail of a compile in `dir` (inside folder()): handed to the service's uid; its `refused`
+    // says why it cannot be.
+    CompilerJail jail_for(const std::filesystem::path& dir) const;
+    // The compiler's `argv` run by the service in `dir` under `limits`, as run_compiler would;
+    // nullopt when the service failed (a grader fault: no service for the rest of the process).
+    std::optional<RunResult> compile(const std::vector<std::string>& argv, const std::filesystem::path& dir,
+                                     const Limits& limits);
+
+private:
+    std::unique_ptr<ClangService> service_;
+};
+// A service for compiles reading `readonly_dirs`, from this process's pool or started now; an
+// empty lease when none can serve (blockcheck-clang-service not built, BLOCKCHECK_CLANG_SERVICE=0,
+// or a service failed earlier in this process).
+ServiceLease lease_clang_service(const std::filesystem::path& cache_dir,
+                                 const std::vector<std::filesystem::path>& readonly_dirs);
 
 }  // namespace blockcheck::compile_parts

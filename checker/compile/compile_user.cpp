@@ -86,18 +86,12 @@ bool within(const fs::path& path, const fs::path& dir) {
     return p.starts_with(d);
 }
 
-// The build folder and everything in it handed to `uid` (0700), the cache traversable only.
+// The cache traversable only (0711), and the build folder handed to `uid` (hand_build_folder).
 std::string hand_over(const Sandbox& sandbox, const fs::path& cache_dir, unsigned uid) {
     std::error_code ec;
     fs::permissions(cache_dir, fs::perms(0711), ec);
     if (ec) return "cannot make '" + cache_dir.string() + "' traversable: " + ec.message();
-    const fs::path& dir = sandbox.writable_dir;
-    if (::lchown(dir.c_str(), uid, uid) != 0 || ::chmod(dir.c_str(), 0700) != 0)
-        return "cannot hand '" + dir.string() + "' to uid " + std::to_string(uid) + ": " + std::strerror(errno);
-    for (const auto& entry : fs::directory_iterator(dir, ec))
-        if (::lchown(entry.path().c_str(), uid, uid) != 0)
-            return "cannot hand '" + entry.path().string() + "' to uid " + std::to_string(uid) + ": " + std::strerror(errno);
-    return {};
+    return hand_build_folder(sandbox.writable_dir, uid);
 }
 
 // Why a throw-away uid cannot compile here; empty when it can.
@@ -144,6 +138,27 @@ CompilerJail compiler_jail(const Sandbox& sandbox, const fs::path& cache_dir) {
     return {nullptr, 0,
             "refusing to compile a student's program as root without bubblewrap: no throw-away uid can compile here (" +
                 why + "); install bubblewrap, or grade as a user other than root"};
+}
+
+std::string hand_build_folder(const fs::path& dir, unsigned uid) {
+    std::error_code ec;
+    if (::lchown(dir.c_str(), uid, uid) != 0 || ::chmod(dir.c_str(), 0700) != 0)
+        return "cannot hand '" + dir.string() + "' to uid " + std::to_string(uid) + ": " + std::strerror(errno);
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+        if (::lchown(entry.path().c_str(), uid, uid) != 0)
+            return "cannot hand '" + entry.path().string() + "' to uid " + std::to_string(uid) + ": " + std::strerror(errno);
+    return {};
+}
+
+CompilerJail resident_jail(const Sandbox& sandbox, const fs::path& cache_dir) {
+    const Sandbox* bwrap = compile_in_bwrap() ? &sandbox : nullptr;
+    if (::geteuid() != 0) return {bwrap, 0, {}};
+    std::error_code ec;
+    fs::permissions(cache_dir, fs::perms(0711), ec);
+    fs::permissions(sandbox.writable_dir, fs::perms(0711), ec);
+    if (std::string why = uid_problem(sandbox, cache_dir); why.empty() && !ec) return {bwrap, throwaway_uid(), {}};
+    if (bwrap) return {bwrap, 0, {}};  // root, but inside bubblewrap with every capability dropped, as compiler_jail
+    return {nullptr, 0, "no throw-away uid and no bubblewrap for the resident compiler here"};
 }
 
 RunResult run_compiler(const std::vector<std::string>& argv, const fs::path& dir, const Limits& limits, const CompilerJail& jail) {

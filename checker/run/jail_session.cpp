@@ -39,7 +39,8 @@ fs::path jail_runner_path() {
     return ::access(runner.c_str(), X_OK) == 0 ? runner : fs::path{};
 }
 
-std::unique_ptr<JailSession> JailSession::start(const std::vector<std::string>& bwrap_argv) {
+std::unique_ptr<JailSession> JailSession::start(const std::vector<std::string>& bwrap_argv, unsigned uid,
+                                               const std::string& program) {
     int pair[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) return nullptr;
     std::vector<char*> argv;
@@ -56,7 +57,8 @@ std::unique_ptr<JailSession> JailSession::start(const std::vector<std::string>& 
         if (::dup2(pair[1], 0) < 0 || ::dup2(pair[1], 1) < 0 || (null_fd >= 0 && ::dup2(null_fd, 2) < 0)) ::_exit(127);
         ::syscall(SYS_close_range, 3u, ~0u, CLOSE_RANGE_CLOEXEC);
         if (!join_fresh_session_keyring()) ::_exit(127);
-        ::execve("/usr/bin/bwrap", argv.data(), environment);
+        if (uid != 0 && !take_uid(uid)) ::_exit(127);
+        ::execve(program.c_str(), argv.data(), environment);
         ::_exit(127);
     }
     if (null_fd >= 0) ::close(null_fd);
@@ -91,13 +93,17 @@ std::optional<RunResult> JailSession::run(const fs::path& binary, std::string_vi
     if (!bytes) return std::nullopt;
     request.binary = std::move(*bytes);
     request.input = std::string(input);
+    return exchange(jail_protocol::encode(request), limits.wall_seconds);
+}
+
+std::optional<RunResult> JailSession::exchange(const std::string& request, double wall_seconds) {
+    if (socket_ < 0) return std::nullopt;
     const auto deadline = std::chrono::steady_clock::now() +
                           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                              std::chrono::duration<double>(limits.wall_seconds)) +
+                              std::chrono::duration<double>(wall_seconds)) +
                           reply_grace;
     std::optional<RunResult> reply;
-    if (jail_protocol::send_all(socket_, jail_protocol::encode(request)))
-        reply = jail_protocol::read_reply(socket_, deadline);
+    if (jail_protocol::send_all(socket_, request)) reply = jail_protocol::read_reply(socket_, deadline);
     if (!reply) close();
     return reply;
 }

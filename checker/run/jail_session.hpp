@@ -45,8 +45,11 @@ int run_program_init(unsigned uid, const std::string& scratch_options, const std
 class JailSession {
 public:
     // Starts bwrap with `bwrap_argv` (the jail's command line, ending in the runner), in a fresh
-    // session keyring. Null when it cannot start.
-    static std::unique_ptr<JailSession> start(const std::vector<std::string>& bwrap_argv);
+    // session keyring. Null when it cannot start. `program` other than bwrap, and `uid` (nonzero:
+    // taken for good first, take_uid), serve a resident compiler's session (the clang service,
+    // checker/compile/compile_service.cpp), which speaks the same protocol.
+    static std::unique_ptr<JailSession> start(const std::vector<std::string>& bwrap_argv, unsigned uid = 0,
+                                              const std::string& program = "/usr/bin/bwrap");
     ~JailSession();
     JailSession(const JailSession&) = delete;
     JailSession& operator=(const JailSession&) = delete;
@@ -59,6 +62,12 @@ public:
     // failed (then it is closed): run the program elsewhere.
     std::optional<RunResult> run(const std::filesystem::path& binary, std::string_view input, const Limits& limits,
                                  unsigned uid);
+
+    // Sends one encoded request (detail/jail_protocol.hpp) and waits for its reply, at most
+    // `wall_seconds` and a grace; nullopt when the other end failed (then it is closed).
+    std::optional<RunResult> exchange(const std::string& request, double wall_seconds);
+    // The first process started (bwrap, or `program`); -1 once closed.
+    pid_t pid() const { return pid_; }
 
 private:
     JailSession(pid_t pid, int socket) : pid_(pid), socket_(socket) {}

@@ -1,6 +1,7 @@
 // The one road from a program to its verdict (grading.hpp: judge_program): the source refused
 // or compiled, the binary's size checked, the run under the limits, the grade, the confirmation of
 // a named mistake and the hard-coding probe.
+#include "checker/common/files.hpp"
 #include "checker/common/submission_file.hpp"
 #include "checker/exercise/grading.hpp"
 #include "checker/exercise/variants.hpp"
@@ -134,11 +135,27 @@ bool full_marks(const ExerciseResult& r) {
            std::all_of(r.parts.begin(), r.parts.end(), [](const PartResult& p) { return p.verdict == Verdict::correct; });
 }
 
+// The exercise's template as the repository ships it (include_dir's parent is the repository),
+// handed in unchanged. It loses points (or is a worked example's whole program), and g++ decides
+// every lost point: g++ builds it at once instead of after clang's build (docs/compile-speed.md).
+bool untouched_template(const Exercise& exercise, const ProgramToJudge& program, const RunSettings& settings) {
+    if (settings.include_dir.empty()) return false;
+    const auto template_text = read_file_if_readable(settings.include_dir.parent_path() / exercise.source);
+    if (!template_text) return false;
+    if (program.submitted) return program.submitted->source.bytes == *template_text;
+    const std::filesystem::path folder =
+        program.source.parent_path().empty() ? std::filesystem::path(".") : program.source.parent_path();
+    const SubmittedProgram read = read_program(folder, program.source.filename().string(), Links::follow_and_report);
+    return read.readable() && read.source.bytes == *template_text;
+}
+
 }  // namespace
 
 ExerciseResult judge_program(const Exercise& exercise, const ProgramToJudge& program, const RunSettings& settings,
                              const AnswerCompareOptions& options) {
     if (settings.way != CompileWay::clang) return judge_built(exercise, program, settings, options, settings.way);
+    if (untouched_template(exercise, program, settings))
+        return judge_built(exercise, program, settings, options, CompileWay::fast);
     ExerciseResult first = judge_built(exercise, program, settings, options, CompileWay::clang);
     if (first.compiler != "clang" || full_marks(first)) return first;  // g++ built it already, or clang's full marks
     ExerciseResult decided = judge_built(exercise, program, settings, options, CompileWay::fast);

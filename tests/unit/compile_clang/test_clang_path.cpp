@@ -12,6 +12,8 @@
 
 #include <doctest/doctest.h>
 
+#include <signal.h>
+
 #include <algorithm>
 #include <atomic>
 #include <fstream>
@@ -169,6 +171,7 @@ void compare(Strides strides) {
         REQUIRE_MESSAGE(std::count_if(all.begin(), all.end(), [&](const Program& p) { return p.name.starts_with(corpus); }) >= 2,
                         corpus);
     std::vector<ExerciseResult> fast(all.size()), clang(all.size());
+    const ClangServiceUse service_before = clang_service_use();
     std::atomic<std::size_t> next{0};
     auto worker = [&] {
         for (std::size_t i = next++; i < all.size(); i = next++) {
@@ -198,6 +201,11 @@ void compare(Strides strides) {
             " after clang's build lost a point)");
     CHECK(by_clang > 0);
     CHECK(redecided > 0);  // the slips lose points under clang too, and g++ decides them
+#ifdef BLOCKCHECK_CLANG_SERVICE_BUILT
+    // clang's builds were the resident service's, and no service failed on these corpora
+    CHECK(clang_service_use().compiles > service_before.compiles);
+    CHECK(clang_service_use().failures == service_before.failures);
+#endif
 }
 
 // A solved program with `from` replaced by `to` (exactly once), and `code` after its opening
@@ -297,6 +305,25 @@ TEST_CASE("clang path: answers left in a FILE buffer at _exit are lost both ways
     CHECK(decided.redecided);
 }
 
+TEST_CASE("clang path: an untouched template is built by g++ at once (it loses points, and g++ decides those)") {
+    REQUIRE(clang_usable());
+    const Exercise& e = shipped_exercises().all().front();
+    const Program untouched{"template/" + e.id, read_text(repository() / e.source), &e};
+    const ClangServiceUse before = clang_service_use();
+    const ExerciseResult decided = road().judge(untouched, CompileWay::clang), gcc = road().judge(untouched, CompileWay::fast);
+    CHECK(decided.compiler == "g++");
+    CHECK_FALSE(decided.redecided);  // clang never built it
+    CHECK(outcome(decided) == outcome(gcc));
+    CHECK_FALSE(full_marks(decided));
+    CHECK(clang_service_use().compiles == before.compiles);
+    // one byte more and it is the student's own program again: clang first, g++ re-deciding
+    Program edited = untouched;
+    edited.text += "\n";
+    const ExerciseResult first = road().judge(edited, CompileWay::clang);
+    CHECK(first.compiler == "g++");
+    CHECK(first.redecided);
+}
+
 TEST_CASE("clang path: the same final verdicts as g++ on a sample of the corpora") {
     compare({5, 24, 24, 4, 6});
 }
@@ -304,3 +331,53 @@ TEST_CASE("clang path: the same final verdicts as g++ on a sample of the corpora
 TEST_CASE("clang path: the same final verdicts as g++ on every program of the corpora (full sweep)" * doctest::skip()) {
     compare({1, 1, 1, 1, 1});
 }
+
+#ifdef BLOCKCHECK_CLANG_SERVICE_BUILT
+// These two last in the file: a service that failed leaves the rest of the process without one.
+TEST_CASE("clang path: the resident service builds clang's programs") {
+    REQUIRE(clang_usable());
+    const Program p = honest().at(1);
+    const ClangServiceUse before = clang_service_use();
+    const ExerciseResult clang = road().judge(p, CompileWay::clang), gcc = road().judge(p, CompileWay::fast);
+    CHECK(clang.compiler == "clang");
+    CHECK(full_marks(clang));
+    CHECK(clang.output == gcc.output);
+    const ClangServiceUse after = clang_service_use();
+    CHECK(after.compiles == before.compiles + 1);
+    CHECK(after.failures == before.failures);
+    CHECK_FALSE(after.idle_pids.empty());  // lent back to the pool, alive
+}
+
+TEST_CASE("clang path: a resident service that dies is a grader fault: clang++ processes build the rest, nothing lost") {
+    REQUIRE(clang_usable());
+    const ClangServiceUse before = clang_service_use();
+    REQUIRE_FALSE(before.idle_pids.empty());
+    for (int pid : before.idle_pids) ::kill(pid, SIGKILL);  // this process's own services, crashed
+    // the next compile meets the dead service, and is built again by a clang++ process
+    const ExerciseResult first = road().judge(honest().at(2), CompileWay::clang);
+    CHECK(first.compiler == "clang");
+    CHECK_FALSE(first.redecided);
+    CHECK(full_marks(first));
+    ClangServiceUse after = clang_service_use();
+    CHECK(after.failures == before.failures + 1);
+    CHECK(after.compiles == before.compiles);
+    CHECK(clang_usable());  // the clang way stays; only the service is gone
+    // no service starts again in this process
+    const ExerciseResult second = road().judge(honest().at(3), CompileWay::clang);
+    CHECK(second.compiler == "clang");
+    CHECK(full_marks(second));
+    after = clang_service_use();
+    CHECK(after.compiles == before.compiles);
+    CHECK(after.failures == before.failures + 1);
+    CHECK(after.idle_pids.empty());
+    // a program clang's build gets wrong still goes to g++ (the rule holds without the service)
+    const Program slip = changed("evaluation_order_after_crash", "ffn_parameter_counts", relu_line,
+                                 "answer(\"relu_ffn_parameters\", diff(tick(), tick()) * 2 * c * f);",
+                                 "// built after the service's crash\nstatic long ticks = 0;\nlong tick() { return ++ticks; }\n"
+                                 "long diff(long a, long b) { return a - b; }\n");
+    const ExerciseResult gcc = road().judge(slip, CompileWay::fast), decided = road().judge(slip, CompileWay::clang);
+    REQUIRE(full_marks(gcc));
+    CHECK(decided.redecided);
+    CHECK(outcome(decided) == outcome(gcc));
+}
+#endif
