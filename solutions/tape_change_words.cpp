@@ -157,6 +157,11 @@ std::pair<std::string, std::string> tape_change_words(const TapeRecording& r, co
     if (kind == "term_dropped")
         return {in_en + " leaves out the term " + (variant == 0 ? second : first),
                 in_zh + " 漏掉了 " + (variant == 0 ? second : first) + " 这一项"};
+    if (kind == "term_moved_out") {
+        const std::string term = variant == 0 ? second : first, kept = variant == 0 ? first : second;
+        return {"in " + part + ", " + term + " is added to the answer instead of to " + kept + " (" + expr + ")",
+                "在 " + part + " 中，" + term + " 被加到了答案上，而不是加到 " + kept + " 上（" + expr + "）"};
+    }
     if (kind == "factor_dropped") {
         if (at.op == TapeOp::div) return {in_en + " is left out: not divided by " + second, in_zh + " 被漏掉了：没有除以 " + second};
         return {in_en + " leaves out the factor " + (variant == 0 ? second : first),

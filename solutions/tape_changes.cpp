@@ -22,7 +22,7 @@ Real changed(const TapeRecording& r, const TapeWay& w, int n, const std::vector<
     if (k == "inverted") return Real(1) / right;
     if (k == "negated") return -right;
     if (k == "exponent_sign") return pow(a, -b);
-    if (k == "term_dropped") return w.variant == 0 ? a : b;
+    if (k == "term_dropped" || k == "term_moved_out") return w.variant == 0 ? a : b;
     if (k == "factor_dropped") return w.variant == 0 ? a : b;
     if (k == "square_dropped" || k == "root_dropped" || k == "step_skipped") return a;
     if (k == "square_added") return right * right;
@@ -79,13 +79,18 @@ std::optional<Values> replay(const TapeRecording& r, const TapeWay& way) {
             dirty[i] = 1;
         }
     }
+    // term_moved_out: the term left out at the site is added to the first answer it feeds
+    const TapeNode& front = r.tape.nodes[site.nodes.front()];
+    const bool moved = way.kind == "term_moved_out";
+    const Real term = moved ? v[way.variant == 0 ? front.b : front.a] : Real(0);
     Values answers;
     for (const TapeOutput& out : r.outputs) {
         Value value = out.value;
         std::size_t k = 0;
+        const bool shifted = moved && out.name == r.order[site.first_answer];
         auto set = [&](Real& x) {
             const int n = out.nodes[k++];
-            x = v[n];
+            x = shifted ? Real(v[n] + term) : v[n];
         };
         if (auto* x = std::get_if<Real>(&value)) set(*x);
         if (auto* vec = std::get_if<Vector<Real>>(&value))

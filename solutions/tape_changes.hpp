@@ -21,6 +21,7 @@ inline constexpr const char* tape_change_kinds[] = {
     "negated",         // -x for x
     "exponent_sign",   // a^(-b) for a^b
     "term_dropped",    // a for a + b (or a - b), b for a + b
+    "term_moved_out",  // x_i + s taken as x_i, and s added to the answer instead: a shift on the output
     "factor_dropped",  // a for a * b, b for a * b, a for a / b
     "square_dropped",  // x for x * x
     "square_added",    // x * x for x

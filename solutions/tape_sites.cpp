@@ -114,7 +114,16 @@ std::vector<TapeWay> ways_of(const TapeRecording& r, const TapeSite& site) {
             for (const Real& other : confusable(c)) add("constant_swapped", 0, other);
             return ways;
         }
-        case TapeOp::add: add("term_dropped", 0), add("term_dropped", 1), add("negated"); break;
+        case TapeOp::add:
+            add("term_dropped", 0), add("term_dropped", 1), add("negated");
+            // one number added to each element (a shift): added to the answer instead
+            for (int operand : {1, 0})
+                if (site.nodes.size() >= 2 && std::all_of(site.nodes.begin(), site.nodes.end(), [&](int n) {
+                        const TapeNode& x = r.tape.nodes[n];
+                        return (operand ? x.b : x.a) == (operand ? node.b : node.a);
+                    }))
+                    add("term_moved_out", operand ? 0 : 1);
+            break;
         case TapeOp::sub: add("swapped"), add("term_dropped", 0); break;
         case TapeOp::mul:
             if (node.a == node.b) add("square_dropped");

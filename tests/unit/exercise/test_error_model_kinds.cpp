@@ -130,13 +130,26 @@ TEST_CASE("error model kinds: SiLU of gate times up is a named step taken after 
     CHECK(kinds::named_on_every_input(e, late.front().id) == std::vector<std::string>{late.front().id});
 }
 
+TEST_CASE("error model kinds: the shift added to the normalised output is the term moved from the input to the answer") {
+    // row [3, 4], shift 1: [3, 4] / sqrt(12.5) + 1 where the RMSNorm of [4, 5] is asked; LayerNorm
+    // of the row unshifted is its LayerNorm shifted
+    const Exercise& e = kinds::exercise("rms_norm_vs_layer_norm");
+    const std::vector<ModelChange> moved = kinds::changes_saying(e, "term_moved_out", "shift is added to the answer instead of to row");
+    REQUIRE(moved.size() == 1);
+    using std::sqrt;
+    const Vector<Real>& out = kinds::vector_at(moved.front().answers, "shifted_rms_norm");
+    CHECK(kinds::near(out[0], Real(3) / sqrt(Real("12.5")) + Real(1)));
+    CHECK(kinds::near(out[1], Real(4) / sqrt(Real("12.5")) + Real(1)));
+    CHECK(kinds::named_on_every_input(e, moved.front().id) == std::vector<std::string>{moved.front().id});
+}
+
 TEST_CASE("error model kinds: validate's proof names none of the new kinds wrong where they are made") {
     for (const char* id : {"interpolation_every_frequency", "rms_norm_vs_layer_norm", "rms_norm_zero_row", "swiglu_identity_down"}) {
         CAPTURE(id);
         const ModelProof proof = model_proof(kinds::exercise(id), ValidateSettings{}.mistake_seeds);
         CHECK(proof.wrong.empty());
         bool new_kind = false;
-        for (const char* kind : {"counted_from_one", "steps_reordered", "operand_term_dropped", "function_confused"})
+        for (const char* kind : {"counted_from_one", "steps_reordered", "operand_term_dropped", "function_confused", "term_moved_out"})
             new_kind = new_kind || proof.by_kind.count(kind) > 0;
         CHECK(new_kind);
     }
