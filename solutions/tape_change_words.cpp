@@ -1,7 +1,7 @@
 // The words of a change of the error model (tape_changes.hpp): which operation, where (the answer
 // it first feeds), which way; operands named by input, by the answer they are, or by their
 // operation. A number is said only when it is no right answer's (a constant typed in, a size).
-#include "solutions/tape_changes.hpp"
+#include "solutions/tape_recording.hpp"
 
 #include <cmath>
 
@@ -109,13 +109,15 @@ private:
 
 }  // namespace
 
-std::pair<std::string, std::string> tape_change_words(const Tape& tape, const std::vector<int>& answer_of,
-                                                      const std::vector<std::string>& order, const std::vector<Real>& hidden,
-                                                      int node, int first_answer, const std::string& kind, int variant,
-                                                      const Real& constant) {
-    const Describer say(tape, answer_of, order, hidden);
+std::pair<std::string, std::string> tape_change_words(const TapeRecording& r, const TapeSite& site, const TapeWay& way) {
+    const Tape& tape = r.tape;
+    const int node = site.nodes.front();
+    const std::string& kind = way.kind;
+    const int variant = way.variant;
+    const Real& constant = way.constant;
+    const Describer say(tape, r.answer_of, r.order, r.right_numbers);
     const TapeNode& at = tape.nodes[node];
-    const std::string part = "`" + order[first_answer] + "`";
+    const std::string part = "`" + r.order[site.first_answer] + "`";
     const Words op = operation_words(at.op);
     if (at.op == TapeOp::leaf) {
         const std::string name = "`" + tape.inputs[at.input] + "`";
@@ -155,6 +157,11 @@ std::pair<std::string, std::string> tape_change_words(const Tape& tape, const st
     if (kind == "term_dropped")
         return {in_en + " leaves out the term " + (variant == 0 ? second : first),
                 in_zh + " 漏掉了 " + (variant == 0 ? second : first) + " 这一项"};
+    if (kind == "term_moved_out") {
+        const std::string term = variant == 0 ? second : first, kept = variant == 0 ? first : second;
+        return {"in " + part + ", " + term + " is added to the answer instead of to " + kept + " (" + expr + ")",
+                "在 " + part + " 中，" + term + " 被加到了答案上，而不是加到 " + kept + " 上（" + expr + "）"};
+    }
     if (kind == "factor_dropped") {
         if (at.op == TapeOp::div) return {in_en + " is left out: not divided by " + second, in_zh + " 被漏掉了：没有除以 " + second};
         return {in_en + " leaves out the factor " + (variant == 0 ? second : first),
@@ -169,6 +176,24 @@ std::pair<std::string, std::string> tape_change_words(const Tape& tape, const st
         const Words other = operation_words(at.op == TapeOp::sin ? TapeOp::cos : at.op == TapeOp::cos ? TapeOp::sin
                                             : at.op == TapeOp::floor ? TapeOp::ceil : TapeOp::floor);
         return {in_en + " is taken as the " + other.en, in_zh + " 被换成了" + other.zh};
+    }
+    if (kind == "function_confused") {
+        const KnownFunction& was = known_functions()[r.functions.known[node]];
+        const KnownFunction& now = known_functions()[variant];
+        const std::string of = say.operand(r.functions.source[node], 1);
+        return {"in " + part + ", " + was.en + " of " + of + " (" + was.name + ") is computed as " + now.name,
+                "在 " + part + " 中，" + of + " 的 " + was.zh + "（" + was.name + "）被算成了 " + now.name};
+    }
+    if (kind == "steps_reordered" && variant >= 3) {  // f(a) op b as f(a op b)
+        const int f = variant == 3 ? at.a : at.b, other = variant == 3 ? at.b : at.a;
+        const int known = r.functions.known[f];
+        const Words step = known >= 0 ? Words{known_functions()[known].en, known_functions()[known].zh}
+                                      : operation_words(tape.nodes[f].op);
+        const std::string of = say.operand(r.functions.source[f], 1), with = say.operand(other, 1);
+        const std::string inner = variant == 3 ? of + " " + symbol(at.op) + " " + with : with + " " + symbol(at.op) + " " + of;
+        return {"in " + part + ", the " + step.en + " of " + of + " is taken too late: of " + inner + ", after the " + op.en +
+                    " instead of before it",
+                "在 " + part + " 中，" + of + " 的" + step.zh + "做晚了：对 " + inner + " 做，即在" + op.zh + "之后而不是之前"};
     }
     if (kind == "steps_reordered") {  // f(a op b) as f(a) op b
         const int inner = variant == 2 ? tape.nodes[at.a].a : at.a;

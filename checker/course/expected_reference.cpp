@@ -46,7 +46,7 @@ public:
         if (!taped_reference(exercise.id)) return changes;
         const Values values = parse_inputs(input_text(inputs), exercise.id + " inputs");
         for (TapeChange& c : tape_changes(exercise.id, values, answer_order(exercise), reach, limit))
-            changes.push_back({c.id, {std::move(c.en), std::move(c.zh)}, std::move(c.answers)});
+            changes.push_back({c.id, {std::move(c.en), std::move(c.zh)}, std::move(c.answers), std::move(c.place)});
         return changes;
     }
 

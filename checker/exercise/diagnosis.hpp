@@ -182,9 +182,13 @@ void forgive_float_rounding(std::vector<GivenPart>& parts);
 // recorded computation (ExpectedAnswers::model_changes: an operation done the other way round, a
 // factor left out, a constant confused, ...) whose site feeds every such part are replayed, at most
 // `model_changes_per_wrong_part` for each of them. A change that reproduces the whole program (as
-// explaining_mistakes) is named on the parts it changes, by its id and its words (a catalogue
-// entry's, where the change gives that entry's answers here); changes alike here, up to
-// `max_model_tie`, as one tie; more, or an exercise with no variants to confirm on, none.
+// explaining_mistakes) is named on the parts it changes, by its id and its words; changes alike
+// here, up to `max_model_tie`, as one tie; more, or an exercise with no variants to confirm on,
+// none. Where the changes alike are one reading of one slip (made at one operation, or at it and
+// an operand of it) and one catalogue entry gives their numbers on every part they change, its
+// slip not in an earlier step the program got right, the entry is named there instead, in its
+// words, and the changes are returned as its rivals: the confirmation keeps the entry alone
+// where they give its numbers on every input tried.
 // confirm_diagnoses then keeps the name only where the program's numbers on other inputs are the
 // same change's again.
 // Where one catalogue mistake is named instead, the changes that reproduce the whole program as it

@@ -39,6 +39,7 @@ struct ModelChange {
     std::string id;  // "tape:<kind>:<site>"
     Text words;      // which operation, where, which way; never an expected value
     Values answers;  // the answers it gives, at the reference's precision
+    std::vector<int> place;  // where on the tape: the node it is made at, then that node's operands
 };
 
 class ExpectedAnswers {

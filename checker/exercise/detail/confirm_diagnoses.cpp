@@ -5,6 +5,9 @@
 #include "checker/exercise/mistake_catalogue.hpp"
 #include "checker/exercise/variants.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -140,14 +143,16 @@ std::size_t rivals_apart(const ConfirmingCase& c, std::size_t x, std::size_t fir
 // tell the explanations before `first_rival` apart (where explanation `x` has rivals, those that
 // tell the most of its rivals from it first), completed in seed order by those that do not. Then,
 // for each rival (from `first_rival`) these tell from `x` nowhere and that is not x's own slip, one
-// more case that does, looked for among the next `same_slip_variants` seeds.
+// more case that does: the first of variants 1 to `same_slip_variants` that does, the very
+// variants same_slip found them apart on (in the student edition, seeded among those it carries).
 std::vector<ConfirmingCase> confirming_cases(const Exercise& exercise, const std::string& student,
                                              const std::vector<Explanation>& all, std::size_t first_rival, std::size_t x) {
     const auto carried = exercise.expected->carried_variants();
     const bool rivals = first_rival < all.size() && x < first_rival;
     std::set<std::string> seen;
-    auto case_of = [&](int k) -> std::optional<ConfirmingCase> {
-        std::uint64_t seed = variant_seed(student + "/confirm/" + std::to_string(k), exercise.id);
+    // the k-th case seeded from the student; with `fixed`, variant k itself (as same_slip judges)
+    auto case_of = [&](int k, bool fixed = false) -> std::optional<ConfirmingCase> {
+        std::uint64_t seed = fixed ? std::uint64_t(k) : variant_seed(student + "/confirm/" + std::to_string(k), exercise.id);
         if (carried) seed = (*carried)[seed % carried->size()];
         ConfirmingCase c{variant_inputs(exercise, seed), {}, {}};
         if (!seen.insert(case_key(c.inputs)).second) return std::nullopt;
@@ -172,8 +177,8 @@ std::vector<ConfirmingCase> confirming_cases(const Exercise& exercise, const std
         if (std::any_of(apart.begin(), apart.end(), [&](const ConfirmingCase& c) { return rival_apart(c, x, i); }) ||
             same_slip(exercise, all[x], all[i]))
             continue;
-        for (int k = confirming_tries; k < confirming_tries + same_slip_variants; ++k) {
-            std::optional<ConfirmingCase> c = case_of(k);
+        for (int k = 1; k <= same_slip_variants; ++k) {
+            std::optional<ConfirmingCase> c = case_of(k, !carried);
             if (c && rival_apart(*c, x, i)) {
                 apart.push_back(std::move(*c));
                 break;
@@ -345,13 +350,14 @@ void unname(ExerciseResult& result, const std::vector<Explanation>& refuted) {
 }
 
 // True when change `rival` gives catalogue mistake `x`'s numbers on x's parts on the book's inputs
-// and variants 1 to same_slip_variants: the mistake's own slip. Made once a pair and exercise (no
-// program runs: the reference and the tape alone).
+// and variants 1 to same_slip_variants (where the change has finite numbers): the mistake's own
+// slip. Made once a pair, parts and exercise (no program runs: the reference and the tape alone).
 bool same_slip(const Exercise& exercise, const Explanation& x, const Explanation& rival) {
     static std::mutex mutex;
     static std::map<std::string, bool> known;
     const std::string key = exercise.file.string() + "\n" + exercise.id + "\n" + exercise.variants.dump() + "\n" +
-                            case_key(exercise.inputs) + "\n" + x.keys.front() + "\n" + rival.keys.front();
+                            case_key(exercise.inputs) + "\n" + x.keys.front() + "\n" + rival.keys.front() + "\n" +
+                            fmt::format("{}", fmt::join(x.parts, ","));
     {
         const std::lock_guard lock(mutex);
         if (auto it = known.find(key); it != known.end()) return it->second;
@@ -363,8 +369,8 @@ bool same_slip(const Exercise& exercise, const Explanation& x, const Explanation
             const ExpectedCase c = expected_answers_and_mistakes(exercise, inputs);
             const std::vector<Values> made = explanation_answers(exercise, inputs, c, x);
             const std::optional<Values> changed = exercise.expected->model_change(exercise, inputs, rival.keys.front());
-            if (made.empty() && !changed) continue;
-            same = changed && std::any_of(made.begin(), made.end(), [&](const Values& v) {
+            if (!changed) continue;  // no finite numbers there: a program printing nan cannot tell either way
+            same = std::any_of(made.begin(), made.end(), [&](const Values& v) {
                        return !graded_apart(exercise, v, *changed, x.parts);
                    });
         } catch (const std::exception&) {

@@ -75,6 +75,82 @@ std::vector<Rival> rivals_of(const std::string& of, const std::vector<const Mode
     return rivals;
 }
 
+// True when changes alike are one reading of one slip: made at one operation, or at it and an
+// operand of it (the root left out, or its square added; the 2 of 2 C F taken as 1, or that factor
+// left out), each linked to the others so. Changes far apart are different slips giving the same
+// numbers (3 / 2 in integers, or a count with one matrix too few): a tie, never one picked.
+bool one_reading(const std::vector<const ModelChange*>& alike) {
+    auto linked = [](const ModelChange& x, const ModelChange& y) {
+        if (x.place.empty() || y.place.empty()) return false;
+        return x.place[0] == y.place[0] || std::find(y.place.begin() + 1, y.place.end(), x.place[0]) != y.place.end() ||
+               std::find(x.place.begin() + 1, x.place.end(), y.place[0]) != x.place.end();
+    };
+    std::vector<char> reached(alike.size(), 0);
+    reached[0] = 1;
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (std::size_t i = 0; i < alike.size(); ++i)
+            for (std::size_t j = 0; !reached[i] && j < alike.size(); ++j)
+                if (reached[j] && linked(*alike[i], *alike[j])) reached[i] = 1, grew = true;
+    }
+    return std::all_of(reached.begin(), reached.end(), [](char r) { return r != 0; });
+}
+
+// True when catalogue mistake `values` changes a part the program printed right that feeds a part
+// `change` changes (Exercise::steps, directly or through earlier steps): its slip is in a step the
+// program got right, not in the later one.
+bool slip_in_right_feed(const Exercise& exercise, const Values& values, const ModelChange& change,
+                        const std::vector<GivenPart>& parts) {
+    auto part = [&](const std::string& name) {
+        return std::find_if(parts.begin(), parts.end(), [&](const GivenPart& p) { return p.spec->name == name; });
+    };
+    std::vector<std::string> feeds;
+    for (const GivenPart& p : parts) {
+        auto made = change.answers.find(p.spec->name);
+        if (p.given && p.expected && made != change.answers.end() && changes_value(*p.spec, made->second, *p.expected))
+            feeds.push_back(p.spec->name);
+    }
+    for (std::size_t i = 0; i < feeds.size(); ++i) {  // every step the changed parts come from
+        auto step = std::find_if(exercise.steps.begin(), exercise.steps.end(), [&](const auto& s) { return s.first == feeds[i]; });
+        if (step == exercise.steps.end()) continue;
+        for (const std::string& feed : step->second) {
+            if (std::find(feeds.begin(), feeds.end(), feed) != feeds.end()) continue;
+            feeds.push_back(feed);
+            auto p = part(feed);
+            auto its = values.find(feed);
+            if (p != parts.end() && p->given && p->expected && p->result->verdict == Verdict::correct && its != values.end() &&
+                changes_value(*p->spec, its->second, *p->expected))
+                return true;
+        }
+    }
+    return false;
+}
+
+// The one catalogue mistake (a single key) that gives the changes' numbers on every part they
+// change (where it also changes a part the program got right, it is said on these parts alone),
+// and whose slip is not in a step the program got right: the same slip in the catalogue's words;
+// nullopt when none, or more than one, does.
+std::optional<std::string> catalogue_equal(const Exercise& exercise, const ModelChange& change, const std::vector<GivenPart>& parts,
+                                           const std::map<std::string, Values>& mistakes) {
+    std::optional<std::string> found;
+    for (const auto& [key, values] : mistakes) {
+        if (is_mistake_pair(key) || slip_in_right_feed(exercise, values, change, parts)) continue;
+        bool equal = true, changes = false;
+        for (const GivenPart& p : parts) {
+            auto made = change.answers.find(p.spec->name);
+            if (!p.given || !p.expected || made == change.answers.end() || !changes_value(*p.spec, made->second, *p.expected))
+                continue;
+            changes = true;
+            auto its = values.find(p.spec->name);
+            equal = equal && its != values.end() && !changes_value(*p.spec, its->second, made->second);
+        }
+        if (!equal || !changes) continue;
+        if (found && mistake_id(*found) != mistake_id(key)) return std::nullopt;
+        found = key;
+    }
+    return found;
+}
+
 }  // namespace
 
 void set_error_model_search(bool on) { search_on = on; }
@@ -116,15 +192,16 @@ std::vector<Rival> explain_by_error_model(std::vector<GivenPart>& parts, const E
     std::vector<std::vector<const ModelChange*>> groups = alike_groups(fitting);
     std::vector<const ModelChange*> named;
     for (const auto& g : groups) named.insert(named.end(), g.begin(), g.end());
-    if (named.size() > max_model_tie) return {};  // too many readings of the same numbers to say any
     std::sort(named.begin(), named.end(), [](auto* a, auto* b) { return a->id < b->id; });
-    // a change that is a catalogue entry on these inputs is said in the catalogue's words
+    // changes alike that a catalogue entry equals on every part they change: the entry is said,
+    // in its words, and the changes are its rivals (the confirmation keeps the entry alone only
+    // where no input tells them apart)
+    if (named.size() > max_model_tie) return {};  // too many readings of the same numbers to say any
+    const std::optional<std::string> equal =
+        groups.size() == 1 && one_reading(named) ? catalogue_equal(exercise, *named.front(), parts, mistakes) : std::nullopt;
     std::vector<std::pair<std::string, Text>> slips;
     for (const ModelChange* c : named) slips.emplace_back(c->id, c->words);
-    Diagnosis said = slips_diagnosis(slips);
-    if (groups.size() == 1)
-        for (const auto& [key, values] : mistakes)
-            if (!is_mistake_pair(key) && same_answers(values, named.front()->answers)) said = {mistake_id(key), mistake_message(key)};
+    const Diagnosis said = equal ? Diagnosis{mistake_id(*equal), mistake_message(*equal)} : slips_diagnosis(slips);
     for (GivenPart& p : parts) {
         auto changed = named.front()->answers.find(p.spec->name);
         if (!p.given || !p.expected || changed == named.front()->answers.end() ||
@@ -133,7 +210,7 @@ std::vector<Rival> explain_by_error_model(std::vector<GivenPart>& parts, const E
         p.result->diagnoses.clear();
         p.result->diagnosis = said;  // replaces a sign or a factor read off the value
     }
-    return {};
+    return equal ? rivals_of(mistake_id(*equal), named, parts) : std::vector<Rival>{};
 }
 
 }  // namespace blockcheck

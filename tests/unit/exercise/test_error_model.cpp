@@ -97,3 +97,43 @@ TEST_CASE("error model: validate's proof names no single change wrong where a ca
         CHECK(model_proof(error_model_test::exercise(id), ValidateSettings{}.mistake_seeds).wrong.empty());
     }
 }
+
+TEST_CASE("error model: changes that are one reading of a catalogue entry are said in its words, on their parts alone") {
+    // the root left out of the norms' one helper (or its square added: the same node), the root
+    // mean square itself printed right: root_omitted's own words on the four norms
+    const Exercise& e = error_model_test::exercise("rms_norm_vs_layer_norm");
+    const ModelChange no_root = error_model_test::change_saying(e, "root_dropped", "and the same wherever that step recurs");
+    const ExerciseResult r = judge_made_program(
+        e, e.inputs, [&](const InputList& in) { return *e.expected->model_change(e, in, no_root.id); }, "test/error-model");
+    REQUIRE(error_model_test::named_ids(r) == std::vector<std::string>{"root_omitted"});
+    for (const PartResult& p : r.parts) {
+        CAPTURE(p.name);
+        const bool norm = p.name.find("norm") != std::string::npos;
+        CHECK((p.verdict == Verdict::wrong) == norm);
+        CHECK(p.diagnosis.has_value() == norm);
+        if (norm && p.diagnosis) CHECK(p.diagnosis->message.en == mistake_message("root_omitted").en);
+    }
+}
+
+TEST_CASE("error model: a catalogue entry giving the same numbers is never said over a slip elsewhere") {
+    // 3 / 2 in integers gives 1, as one matrix too few does: slips far apart, never matrix_missing
+    const Exercise& width = error_model_test::exercise("llama_ffn_width");
+    int integers = 0;
+    for (const ModelChange& c : width.expected->model_changes(width, width.inputs, {}, 100000)) {
+        if (!c.id.starts_with("tape:truncated:") || c.words.en.find("in `same_width_swiglu_ratio`") == std::string::npos) continue;
+        ++integers;
+        const ExerciseResult r = judge_made_program(
+            width, width.inputs, [&](const InputList& in) { return *width.expected->model_change(width, in, c.id); },
+            "test/error-model");
+        for (const std::string& id : error_model_test::named_ids(r)) CHECK(id.find("matrix_missing") == std::string::npos);
+    }
+    CHECK(integers > 0);
+    // the slowdown upside down gives factor_inverted's slowdown, but that slip would show in the
+    // interpolated frequencies the program got right: the change is named, not the entry
+    const Exercise& e = error_model_test::exercise("interpolation_every_frequency");
+    const ModelChange upside_down =
+        error_model_test::change_saying(e, "swapped", "the division inverse_frequencies / interpolated_inverse_frequencies");
+    const ExerciseResult s = judge_made_program(
+        e, e.inputs, [&](const InputList& in) { return *e.expected->model_change(e, in, upside_down.id); }, "test/error-model");
+    CHECK(error_model_test::named_ids(s) == std::vector<std::string>{upside_down.id});
+}

@@ -91,13 +91,65 @@ TEST_CASE("error model kinds: the root taken before the mean's division is two s
     CHECK(found);
 }
 
+TEST_CASE("error model kinds: SiLU written x tanh(x) is the known function taken for its neighbour") {
+    // x [1, -1], W_gate = I, W_up [[2, 0], [0, -3]]: gate [1, -1], up [2, 3]; g tanh(g) u
+    const Exercise& e = kinds::exercise("swiglu_identity_down");
+    const std::vector<ModelChange> tanh_for_silu = kinds::changes_saying(e, "function_confused", "SiLU of");
+    REQUIRE(tanh_for_silu.size() == 1);
+    CHECK(tanh_for_silu.front().words.en.find("is computed as x tanh(x)") != std::string::npos);
+    using std::tanh;
+    const Vector<Real>& out = kinds::vector_at(tanh_for_silu.front().answers, "swiglu_ffn");
+    CHECK(kinds::near(out[0], Real(2) * tanh(Real(1))));
+    CHECK(kinds::near(out[1], Real(3) * tanh(Real(1))));
+    CHECK(kinds::named_on_every_input(e, tanh_for_silu.front().id) == std::vector<std::string>{tanh_for_silu.front().id});
+}
+
+TEST_CASE("error model kinds: the sigmoid written tanh is the known function taken for its neighbour") {
+    const Exercise& e = kinds::exercise("misconceptions_by_numbers");
+    const std::vector<ModelChange> tanh_for_sigmoid = kinds::changes_saying(e, "function_confused", "the sigmoid of");
+    REQUIRE(tanh_for_sigmoid.size() == 1);
+    using std::tanh;
+    const Vector<Real>& ratio = kinds::vector_at(tanh_for_sigmoid.front().answers, "sigmoid");
+    const Real gate[] = {Real(-2), Real(-1), Real("0.5"), Real(3)};
+    for (std::size_t i = 0; i < 4; ++i) CHECK(kinds::near(ratio[i], tanh(gate[i])));
+    using std::exp;
+    const Vector<Real>& silu = kinds::vector_at(tanh_for_sigmoid.front().answers, "silu");  // SiLU untouched
+    for (std::size_t i = 0; i < 4; ++i) CHECK(kinds::near(silu[i], gate[i] / (Real(1) + exp(-gate[i]))));
+}
+
+TEST_CASE("error model kinds: SiLU of gate times up is a named step taken after the product instead of before it") {
+    // gate [1, -1], up [2, 3]: SiLU(2), SiLU(-3) where SiLU(1) 2, SiLU(-1) 3 is asked
+    const Exercise& e = kinds::exercise("swiglu_identity_down");
+    const std::vector<ModelChange> late = kinds::changes_saying(e, "steps_reordered", "is taken too late");
+    REQUIRE(late.size() == 1);
+    CHECK(late.front().words.en.find("SiLU of") != std::string::npos);
+    using std::exp;
+    const Vector<Real>& out = kinds::vector_at(late.front().answers, "swiglu_ffn");
+    CHECK(kinds::near(out[0], Real(2) / (Real(1) + exp(Real(-2)))));
+    CHECK(kinds::near(out[1], Real(-3) / (Real(1) + exp(Real(3)))));
+    CHECK(kinds::named_on_every_input(e, late.front().id) == std::vector<std::string>{late.front().id});
+}
+
+TEST_CASE("error model kinds: the shift added to the normalised output is the term moved from the input to the answer") {
+    // row [3, 4], shift 1: [3, 4] / sqrt(12.5) + 1 where the RMSNorm of [4, 5] is asked; LayerNorm
+    // of the row unshifted is its LayerNorm shifted
+    const Exercise& e = kinds::exercise("rms_norm_vs_layer_norm");
+    const std::vector<ModelChange> moved = kinds::changes_saying(e, "term_moved_out", "shift is added to the answer instead of to row");
+    REQUIRE(moved.size() == 1);
+    using std::sqrt;
+    const Vector<Real>& out = kinds::vector_at(moved.front().answers, "shifted_rms_norm");
+    CHECK(kinds::near(out[0], Real(3) / sqrt(Real("12.5")) + Real(1)));
+    CHECK(kinds::near(out[1], Real(4) / sqrt(Real("12.5")) + Real(1)));
+    CHECK(kinds::named_on_every_input(e, moved.front().id) == std::vector<std::string>{moved.front().id});
+}
+
 TEST_CASE("error model kinds: validate's proof names none of the new kinds wrong where they are made") {
-    for (const char* id : {"interpolation_every_frequency", "rms_norm_vs_layer_norm", "rms_norm_zero_row"}) {
+    for (const char* id : {"interpolation_every_frequency", "rms_norm_vs_layer_norm", "rms_norm_zero_row", "swiglu_identity_down"}) {
         CAPTURE(id);
         const ModelProof proof = model_proof(kinds::exercise(id), ValidateSettings{}.mistake_seeds);
         CHECK(proof.wrong.empty());
         bool new_kind = false;
-        for (const char* kind : {"counted_from_one", "steps_reordered", "operand_term_dropped"})
+        for (const char* kind : {"counted_from_one", "steps_reordered", "operand_term_dropped", "function_confused", "term_moved_out"})
             new_kind = new_kind || proof.by_kind.count(kind) > 0;
         CHECK(new_kind);
     }
