@@ -98,7 +98,7 @@ std::unique_ptr<ClangService> start_service(const fs::path& cache_dir, const std
     return service;
 }
 
-// The pool's answer once a service failed, or where services are switched off.
+// Services switched off (BLOCKCHECK_CLANG_SERVICE=0: bench --grading's clang++ processes).
 bool services_off() {
     const char* off = std::getenv("BLOCKCHECK_CLANG_SERVICE");
     return off && std::string_view(off) == "0";
