@@ -27,6 +27,7 @@ public:
     ClangService(fs::path folder, std::string key) : folder_(std::move(folder)), key_(std::move(key)) {}
     ~ClangService() {
         session_.reset();  // the service (and bwrap) killed and reaped first
+        if (jail_.uid != 0) kill_throwaway_uid(jail_.uid);  // anything of its uid left, without bwrap too
         std::error_code ignored;
         fs::remove_all(folder_, ignored);
     }
