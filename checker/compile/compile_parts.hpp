@@ -7,8 +7,8 @@
 
 #include <condition_variable>
 #include <memory>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>

@@ -27,6 +27,7 @@ public:
     ClangService(fs::path folder, std::string key) : folder_(std::move(folder)), key_(std::move(key)) {}
     ~ClangService() {
         session_.reset();  // the service (and bwrap) killed and reaped first
+        if (jail_.uid != 0) kill_throwaway_uid(jail_.uid);  // anything of its uid left, without bwrap too
         std::error_code ignored;
         fs::remove_all(folder_, ignored);
     }
@@ -98,7 +99,7 @@ std::unique_ptr<ClangService> start_service(const fs::path& cache_dir, const std
     return service;
 }
 
-// The pool's answer once a service failed, or where services are switched off.
+// Services switched off (BLOCKCHECK_CLANG_SERVICE=0: bench --grading's clang++ processes).
 bool services_off() {
     const char* off = std::getenv("BLOCKCHECK_CLANG_SERVICE");
     return off && std::string_view(off) == "0";
