@@ -3,9 +3,12 @@
 // the compile jail (bubblewrap with the folders a clang compile reads, as a throw-away uid when the
 // grader is root), with a writable folder of its own in the cache (build-service-<n>/, the
 // grader's, 0711): each compile's build folder is made inside it and handed to the service's uid,
-// as run_compiler hands a build folder to a compile's. A pool of idle services serves every
-// thread; a service that fails (dies, answers nothing, cannot fork) is a grader fault: that compile
-// and every later one of the process go to clang++ processes, and no service starts again.
+// as run_compiler hands a build folder to a compile's. A pool of idle services, each lent only to
+// the thread that started it: bubblewrap's --die-with-parent ends a service when that thread ends
+// (the kernel's parent-death signal follows the forking thread), so a service of a grading thread
+// that has finished is dead, not failed, and is never lent again. A service that fails (dies,
+// answers nothing, cannot fork) is a grader fault: that compile and every later one of the process
+// go to clang++ processes, and no service starts again.
 #include "checker/compile/compile_parts.hpp"
 
 #include "checker/run/detail/jail_protocol.hpp"
@@ -15,6 +18,9 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <string_view>
 
@@ -69,8 +75,11 @@ Pool& pool() {
 // A pool keeps at most this many idle services (a test suite's caches and headers come and go).
 constexpr std::size_t max_idle = 4;
 
+// The key also names the calling thread: a service serves the thread that started it (above).
 std::string service_key(const fs::path& cache_dir, const std::vector<fs::path>& readonly_dirs) {
-    std::string key = cache_dir.string();
+    static std::atomic<std::uint64_t> threads{0};
+    thread_local const std::uint64_t this_thread = threads++;  // never reused, unlike a std::thread::id
+    std::string key = std::to_string(this_thread) + '\n' + cache_dir.string();
     for (const fs::path& dir : readonly_dirs) key += '\n' + dir.string();
     return key;
 }
@@ -99,6 +108,17 @@ std::unique_ptr<ClangService> start_service(const fs::path& cache_dir, const std
     return service;
 }
 
+// Whether an idle service's process still runs (not ended, not a zombie), read without reaping it.
+// A dead service of another thread ended with its thread and is dropped; one of the calling thread
+// (alive, so not its doing) crashed, and is lent as it is: its compile fails, a grader fault.
+bool still_running(const ClangService& service) {
+    if (!service.session_ || service.session_->pid() <= 0) return false;
+    std::ifstream stat("/proc/" + std::to_string(service.session_->pid()) + "/stat");
+    std::string pid, name, state;
+    if (!(stat >> pid >> name >> state)) return false;  // a name with a space is not ours (bwrap, the service)
+    return state != "Z" && state != "X";
+}
+
 // Services switched off (BLOCKCHECK_CLANG_SERVICE=0: bench --grading's clang++ processes).
 bool services_off() {
     const char* off = std::getenv("BLOCKCHECK_CLANG_SERVICE");
@@ -110,16 +130,23 @@ bool services_off() {
 ServiceLease lease_clang_service(const fs::path& cache_dir, const std::vector<fs::path>& readonly_dirs) {
     if (services_off()) return {};
     const std::string key = service_key(cache_dir, readonly_dirs);
+    std::vector<std::unique_ptr<ClangService>> ended;  // services whose thread has gone; ended outside the lock
     {
         std::lock_guard lock(pool().mutex);
         if (pool().failed) return {};
         auto& idle = pool().idle;
-        for (auto at = idle.begin(); at != idle.end(); ++at)
-            if ((*at)->key_ == key) {
+        for (auto at = idle.begin(); at != idle.end();) {
+            if ((*at)->key_ != key && !still_running(**at)) {
+                ended.push_back(std::move(*at));
+                at = idle.erase(at);
+            } else if ((*at)->key_ == key) {
                 ServiceLease lease(std::move(*at));
                 idle.erase(at);
                 return lease;
+            } else {
+                ++at;
             }
+        }
     }
     auto service = start_service(cache_dir, readonly_dirs);
     if (!service) {  // cannot start here: clang++ processes for the rest of the process

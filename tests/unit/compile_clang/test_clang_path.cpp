@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -346,6 +347,24 @@ TEST_CASE("clang path: the resident service builds clang's programs") {
     CHECK(after.compiles == before.compiles + 1);
     CHECK(after.failures == before.failures);
     CHECK_FALSE(after.idle_pids.empty());  // lent back to the pool, alive
+}
+
+TEST_CASE("clang path: a service whose grading thread has ended is not lent to another thread (no grader fault)") {
+    REQUIRE(clang_usable());
+    Road own;  // a cache of its own: no idle service of the shared road's to lend
+    const ClangServiceUse before = clang_service_use();
+    // A grading thread builds one program and starts the cache's first service, which ends with the
+    // thread (bubblewrap's --die-with-parent follows the thread that started it), as a pool's worker
+    // ends before the main thread's last compile.
+    std::thread worker([&own] { CHECK(full_marks(own.judge(honest().at(4), CompileWay::clang))); });
+    worker.join();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const ExerciseResult after_worker = own.judge(honest().at(5), CompileWay::clang);
+    CHECK(after_worker.compiler == "clang");
+    CHECK(full_marks(after_worker));
+    const ClangServiceUse after = clang_service_use();
+    CHECK(after.failures == before.failures);  // before: the worker's dead service was lent here, and failed
+    CHECK(after.compiles == before.compiles + 2);
 }
 
 TEST_CASE("clang path: a resident service that dies is a grader fault: clang++ processes build the rest, nothing lost") {
