@@ -15,7 +15,6 @@
 #include "checker/run/jail_session.hpp"
 #include "checker/run/sandbox.hpp"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -108,16 +107,10 @@ std::unique_ptr<ClangService> start_service(const fs::path& cache_dir, const std
     return service;
 }
 
-// Whether an idle service's process still runs (not ended), asked without reaping it.
-// A dead service of another thread ended with its thread and is dropped; one of the calling thread
-// (alive, so not its doing) crashed, and is lent as it is: its compile fails, a grader fault.
-bool still_running(const ClangService& service) {
-    if (!service.session_ || service.session_->pid() <= 0) return false;
-    siginfo_t info{};
-    // WNOWAIT: asked, not reaped (the session reaps its own process when it ends)
-    if (::waitid(P_PID, static_cast<id_t>(service.session_->pid()), &info, WEXITED | WNOHANG | WNOWAIT) != 0) return false;
-    return info.si_pid == 0;
-}
+// Whether an idle service still runs. A dead service of another thread ended with its thread and
+// is dropped; one of the calling thread (alive, so not its doing) crashed, and is lent as it is:
+// its compile fails, a grader fault.
+bool still_running(const ClangService& service) { return service.session_ && service.session_->running(); }
 
 // Services switched off (BLOCKCHECK_CLANG_SERVICE=0: bench --grading's clang++ processes).
 bool services_off() {

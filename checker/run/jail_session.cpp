@@ -72,6 +72,13 @@ std::unique_ptr<JailSession> JailSession::start(const std::vector<std::string>& 
 
 JailSession::~JailSession() { close(); }
 
+bool JailSession::running() const {
+    if (pid_ <= 0) return false;
+    siginfo_t info{};
+    if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) != 0) return false;
+    return info.si_pid == 0;
+}
+
 void JailSession::close() {
     if (socket_ >= 0) ::close(socket_);  // the runner reads end of file and exits
     socket_ = -1;

@@ -68,6 +68,9 @@ public:
     std::optional<RunResult> exchange(const std::string& request, double wall_seconds);
     // The first process started (bwrap, or `program`); -1 once closed.
     pid_t pid() const { return pid_; }
+    // Whether that process still runs, asked without reaping it (close() reaps): bwrap's
+    // --die-with-parent ends it with the thread that started it, not only with the process.
+    bool running() const;
 
 private:
     JailSession(pid_t pid, int socket) : pid_(pid), socket_(socket) {}
